@@ -1,0 +1,98 @@
+// The plugin contract: the only types a plugin module needs. Grows by optional members only.
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCategory, ToolEnricher } from '../enrich/contract.js';
+
+/** Plugin ids, and so default prefixes: lowercase, start with a letter, at most 32 chars. */
+export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
+/** What common clients accept as a tool name. */
+export const PUBLISHED_TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Joins a prefix and a local tool or prompt name. */
+export const NAME_SEPARATOR = '__';
+
+export interface Logger {
+  trace(obj: unknown, msg?: string): void;
+  debug(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+export type CatalogKind = 'tools' | 'resources' | 'prompts';
+
+export interface PluginContext {
+  /** This plugin's table from foresight.toml (minus host keys), for the plugin to validate. */
+  config: unknown;
+  /** Child logger tagged with the plugin id; writes JSON to stderr. */
+  logger: Logger;
+  /** Fires when the host begins shutting down. */
+  shutdown: AbortSignal;
+  notifyListChanged(kind: CatalogKind): void;
+  /** `uri` is the plugin's local URI (as it appears in its own resources). */
+  notifyResourceUpdated(uri: string): void;
+}
+
+/** An MCP tool as the plugin names it, with an optional category for enrichers. */
+export type ToolDescriptor = Tool & { category?: ToolCategory };
+
+export interface RequestContext {
+  /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
+  signal: AbortSignal;
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+  log(level: LoggingLevel, data: unknown): Promise<void>;
+  /** True when the planner runs this call ahead of the agent. */
+  speculative: boolean;
+  createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult>;
+  elicit(params: ElicitRequest['params']): Promise<ElicitResult>;
+}
+
+export interface PluginProvider {
+  tools(): ToolDescriptor[];
+  callTool(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
+  enrichers?(): ToolEnricher[];
+  resources?(): Resource[];
+  resourceTemplates?(): ResourceTemplate[];
+  readResource?(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
+  prompts?(): Prompt[];
+  getPrompt?(
+    name: string,
+    args: Record<string, string> | undefined,
+    ctx: RequestContext,
+  ): Promise<GetPromptResult>;
+  complete?(req: CompletionRequest, ctx: RequestContext): Promise<CompletionResult>;
+  /** Begin background work and return promptly. */
+  start?(): Promise<void>;
+  /** Await your background tasks here. */
+  shutdown?(): Promise<void>;
+}
+
+export interface Plugin {
+  /** Default namespace; matches PLUGIN_ID_PATTERN and has no "__". */
+  id: string;
+  version: string;
+  build(ctx: PluginContext): PluginProvider | Promise<PluginProvider>;
+}
+
+/** `completion/complete` params with local names: prompt name without prefix, URI in the plugin's scheme. */
+export type CompletionRequest = CompleteRequest['params'];
+export type CompletionResult = CompleteResult['completion'];
+
+/** Identity helper that gives a plugin module its types. */
+export function definePlugin(plugin: Plugin): Plugin {
+  return plugin;
+}

@@ -1,0 +1,10 @@
+// Public surface of the host area: the plugin contract, the error catalog, and the plugin host.
+export * from './contract.js';
+export * from './errors.js';
+export { PluginHost, type PluginHostOptions, type HostEvents, type HostState } from './plugin-host.js';
+export type { CallEnvironment } from './request-context.js';
+export type { MountSpec, Deadlines, Isolation, PluginMethod } from './mount.js';
+export { DEFAULT_DEADLINES } from './mount.js';
+export type { ToolRoute } from './routes.js';
+export { createLogger, type LogLevel, type LoggerOptions } from './logger.js';
+export { MAX_COMPLETION_VALUES } from './completion.js';

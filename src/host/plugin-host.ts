@@ -1,0 +1,335 @@
+// The plugin host: mounts plugins, keeps the route table, and runs every call through the guarded boundary.
+import {
+  CallToolResultSchema,
+  GetPromptResultSchema,
+  ReadResourceResultSchema,
+  type CallToolResult,
+  type CompleteResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogKind, CompletionRequest, Logger, PluginContext } from './contract.js';
+import { readCatalog, readCatalogPart } from './catalog.js';
+import { capCompletion } from './completion.js';
+import { describeThrown, errors, isForesightError } from './errors.js';
+import { invokePlugin } from './invoke.js';
+import { installIsolationHandlers } from './isolation.js';
+import { loadPluginModule } from './load.js';
+import { DEFAULT_DEADLINES, type Mount, type MountSpec, type PluginMethod, mountLabel } from './mount.js';
+import { checkPluginId, checkPrefix, publishUri, schemeForPrefix } from './names.js';
+import type { CallEnvironment } from './request-context.js';
+import {
+  type RouteTable,
+  type ToolRoute,
+  buildRouteTable,
+  publishedPrompt,
+  publishedResource,
+  publishedTemplate,
+  publishedTool,
+  routeUri,
+} from './routes.js';
+import { createUriRewriter, rewritePromptResult, rewriteReadResult, rewriteToolResult } from './uri-ownership.js';
+import { createWorkerProvider } from './worker.js';
+
+export type HostState = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
+
+export interface PluginHostOptions {
+  logger: Logger;
+  /** Checks a tool call's arguments before the plugin sees them; throws a ForesightError. */
+  validateArguments?: (route: ToolRoute, args: Record<string, unknown>) => void;
+}
+
+export interface HostEvents {
+  listChanged: (kind: CatalogKind) => void;
+  resourceUpdated: (uri: string) => void;
+}
+
+const EMPTY_ROUTES: RouteTable = { tools: new Map(), prompts: new Map(), schemes: new Map() };
+
+export class PluginHost {
+  private readonly specs: MountSpec[] = [];
+  private mounts: Mount[] = [];
+  private readonly started: Mount[] = [];
+  private routes: RouteTable = EMPTY_ROUTES;
+  private state: HostState = 'new';
+  private readonly shutdownController = new AbortController();
+  private stopping: Promise<void> | undefined;
+  private releaseIsolation: (() => void) | undefined;
+  private readonly listeners: { [K in keyof HostEvents]: Set<HostEvents[K]> } = {
+    listChanged: new Set(),
+    resourceUpdated: new Set(),
+  };
+
+  constructor(private readonly options: PluginHostOptions) {}
+
+  get logger(): Logger {
+    return this.options.logger;
+  }
+
+  get status(): HostState {
+    return this.state;
+  }
+
+  /** Fires when shutdown begins. */
+  get shutdownSignal(): AbortSignal {
+    return this.shutdownController.signal;
+  }
+
+  mount(spec: MountSpec): this {
+    if (this.state !== 'new') throw errors.registerAfterStart(spec.name ?? spec.plugin?.id ?? String(spec.module));
+    this.specs.push(spec);
+    return this;
+  }
+
+  on<K extends keyof HostEvents>(event: K, listener: HostEvents[K]): () => void {
+    this.listeners[event].add(listener);
+    return () => this.listeners[event].delete(listener);
+  }
+
+  /** Builds every plugin, checks all names, then starts them in mount order. Idempotent. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') return;
+    this.state = 'starting';
+    this.releaseIsolation = installIsolationHandlers(this.logger);
+    try {
+      this.mounts = [];
+      for (const spec of this.specs) this.mounts.push(await this.build(spec));
+      this.routes = buildRouteTable(this.mounts);
+      for (const mount of this.mounts) {
+        await this.startOne(mount);
+        this.started.push(mount);
+      }
+    } catch (error) {
+      await this.shutdown();
+      throw error;
+    }
+    this.state = 'started';
+  }
+
+  private async build(spec: MountSpec): Promise<Mount> {
+    const owner = spec.name ? `"${spec.name}"` : spec.module ? `from ${spec.module}` : 'given to createHost';
+    const plugin = spec.plugin ?? (spec.module ? await loadPluginModule(spec.module, owner) : undefined);
+    if (!plugin) throw errors.pluginLoad(owner, 'a mount needs a plugin object or a module path');
+    checkPluginId(plugin.id, `plugin ${owner}`);
+    const name = spec.name ?? plugin.id;
+    checkPluginId(name, `instance name of plugin ${plugin.id}`);
+    const previous = this.mounts.find((m) => m.name === name);
+    if (previous) throw errors.nameConflict('plugin instance', name, `plugin ${previous.label}`, `plugin ${plugin.id}`);
+    const prefix = spec.prefix ?? name;
+    checkPrefix(prefix, `plugin "${name}"`);
+    const mount: Mount = {
+      name,
+      prefix,
+      scheme: prefix === '' ? undefined : schemeForPrefix(prefix),
+      plugin,
+      provider: { tools: () => [], callTool: () => Promise.reject(errors.toolNotFound(name)) },
+      deadlines: { ...DEFAULT_DEADLINES, ...spec.deadlines },
+      logger: this.logger.child({ plugin: name }),
+      catalog: { tools: [], resources: [], templates: [], prompts: [] },
+      label: mountLabel(name, plugin.id),
+    };
+    const context: PluginContext = {
+      config: spec.options ?? {},
+      logger: mount.logger,
+      shutdown: this.shutdownSignal,
+      notifyListChanged: (kind) => this.refreshCatalog(mount, kind),
+      notifyResourceUpdated: (uri) => this.emit('resourceUpdated', publishUri(mount.scheme, uri)),
+    };
+    const target = `plugin ${mount.label}`;
+    try {
+      if (spec.isolation === 'worker') {
+        if (!spec.module) throw errors.pluginLoad(owner, 'isolation = "worker" needs the plugin as a module path');
+        mount.provider = await createWorkerProvider({ module: spec.module, mount, context, host: this });
+      } else {
+        mount.provider = await invokePlugin(
+          { mount, method: 'start', target, shutdown: this.shutdownSignal },
+          () => plugin.build(context),
+        );
+      }
+    } catch (error) {
+      throw isForesightError(error) && error.code !== 'E_PLUGIN_FAILED'
+        ? error
+        : errors.pluginBuild(mount.label, describeThrown(error));
+    }
+    if (typeof mount.provider?.tools !== 'function' || typeof mount.provider.callTool !== 'function') {
+      throw errors.pluginBuild(mount.label, 'build() must return a provider with tools() and callTool()');
+    }
+    mount.catalog = readCatalog(mount.provider, mount.label);
+    return mount;
+  }
+
+  private async startOne(mount: Mount): Promise<void> {
+    const provider = mount.provider;
+    if (!provider.start) return;
+    try {
+      await this.invoke(mount, 'start', `start() of plugin ${mount.label}`, () => provider.start?.());
+    } catch (error) {
+      throw errors.pluginStart(mount.label, describeThrown(error));
+    }
+    mount.logger.debug({}, 'started');
+  }
+
+  /** Stops accepting calls, fires the shutdown signal, then shuts plugins down in reverse mount order. */
+  shutdown(): Promise<void> {
+    this.stopping ??= this.stopAll();
+    return this.stopping;
+  }
+
+  private async stopAll(): Promise<void> {
+    this.state = 'stopping';
+    this.shutdownController.abort(errors.shuttingDown('the host'));
+    for (const mount of [...this.started].reverse()) {
+      const provider = mount.provider;
+      try {
+        if (provider.shutdown) {
+          await this.invoke(mount, 'shutdown', `shutdown() of plugin ${mount.label}`, () => provider.shutdown?.());
+        }
+      } catch (error) {
+        mount.logger.error({ err: describeThrown(error) }, 'shutdown failed');
+      }
+    }
+    this.started.length = 0;
+    this.releaseIsolation?.();
+    this.state = 'stopped';
+  }
+
+  // ---- catalogs ---------------------------------------------------------------------------------
+
+  listTools(): Tool[] {
+    return [...this.routes.tools.values()].map(publishedTool);
+  }
+
+  toolRoutes(): ReadonlyMap<string, ToolRoute> {
+    return this.routes.tools;
+  }
+
+  listResources(): Resource[] {
+    return this.mounts.flatMap((m) => m.catalog.resources.map((r) => publishedResource(m, r)));
+  }
+
+  listResourceTemplates(): ResourceTemplate[] {
+    return this.mounts.flatMap((m) => m.catalog.templates.map((t) => publishedTemplate(m, t)));
+  }
+
+  listPrompts(): Prompt[] {
+    return this.mounts.flatMap((m) => m.catalog.prompts.map((p) => publishedPrompt(m, p)));
+  }
+
+  mountedPlugins(): readonly { name: string; id: string; prefix: string; tools: number }[] {
+    return this.mounts.map((m) => ({ name: m.name, id: m.plugin.id, prefix: m.prefix, tools: m.catalog.tools.length }));
+  }
+
+  private refreshCatalog(mount: Mount, kind: CatalogKind): void {
+    if (this.state !== 'started') return;
+    const previous = mount.catalog;
+    try {
+      mount.catalog = readCatalogPart(mount.provider, mount.label, kind, mount.catalog);
+      this.routes = buildRouteTable(this.mounts);
+    } catch (error) {
+      mount.catalog = previous;
+      mount.logger.error({ err: describeThrown(error), kind }, 'catalog change rejected; keeping the previous one');
+      return;
+    }
+    this.emit('listChanged', kind);
+  }
+
+  private emit<K extends keyof HostEvents>(event: K, ...args: Parameters<HostEvents[K]>): void {
+    for (const listener of this.listeners[event]) {
+      try {
+        (listener as (...a: Parameters<HostEvents[K]>) => void)(...args);
+      } catch (error) {
+        this.logger.error({ err: describeThrown(error), event }, 'host event listener failed');
+      }
+    }
+  }
+
+  // ---- calls ------------------------------------------------------------------------------------
+
+  private invoke<T>(
+    mount: Mount,
+    method: PluginMethod,
+    target: string,
+    fn: Parameters<typeof invokePlugin<T>>[1],
+    env?: CallEnvironment,
+  ): Promise<T> {
+    return invokePlugin({ mount, method, target, shutdown: this.shutdownSignal, env }, fn);
+  }
+
+  private assertServing(target: string): void {
+    if (this.state === 'stopping' || this.state === 'stopped') throw errors.shuttingDown(target);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult> {
+    const target = `tool "${name}"`;
+    this.assertServing(target);
+    const route = this.routes.tools.get(name);
+    if (!route) throw errors.toolNotFound(name);
+    this.options.validateArguments?.(route, args);
+    const { mount, local } = route;
+    const result = await this.invoke(mount, 'callTool', target, (ctx) => mount.provider.callTool(local, args, ctx), env);
+    const parsed = CallToolResultSchema.safeParse(result);
+    if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
+    return rewriteToolResult(result, createUriRewriter(mount, this.routes));
+  }
+
+  async readResource(uri: string, env?: CallEnvironment): Promise<ReadResourceResult> {
+    const target = `resource ${uri}`;
+    this.assertServing(target);
+    const route = routeUri(this.routes, uri);
+    const read = route?.mount.provider.readResource?.bind(route.mount.provider);
+    if (!route || !read) throw errors.resourceNotFound(uri);
+    const result = await this.invoke(route.mount, 'readResource', target, (ctx) => read(route.local, ctx), env);
+    const parsed = ReadResourceResultSchema.safeParse(result);
+    if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
+    return rewriteReadResult(result, createUriRewriter(route.mount, this.routes));
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, env?: CallEnvironment): Promise<GetPromptResult> {
+    const target = `prompt "${name}"`;
+    this.assertServing(target);
+    const route = this.routes.prompts.get(name);
+    const get = route?.mount.provider.getPrompt?.bind(route.mount.provider);
+    if (!route || !get) throw errors.promptNotFound(name);
+    const result = await this.invoke(route.mount, 'getPrompt', target, (ctx) => get(route.local, args, ctx), env);
+    const parsed = GetPromptResultSchema.safeParse(result);
+    if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
+    return rewritePromptResult(result, createUriRewriter(route.mount, this.routes));
+  }
+
+  /** Routes `ref/prompt` by prompt name and `ref/resource` by scheme, in local names; caps values at 100. */
+  async complete(request: CompletionRequest, env?: CallEnvironment): Promise<CompleteResult> {
+    const ref = request.ref;
+    const target = ref.type === 'ref/prompt' ? `completion of prompt "${ref.name}"` : `completion of ${ref.uri}`;
+    this.assertServing(target);
+    let mount: Mount;
+    let localRef: CompletionRequest['ref'];
+    if (ref.type === 'ref/prompt') {
+      const route = this.routes.prompts.get(ref.name);
+      if (!route) throw errors.promptNotFound(ref.name);
+      mount = route.mount;
+      localRef = { ...ref, name: route.local };
+    } else {
+      const route = routeUri(this.routes, ref.uri);
+      if (!route) throw errors.resourceNotFound(ref.uri);
+      mount = route.mount;
+      localRef = { ...ref, uri: route.local };
+    }
+    const complete = mount.provider.complete?.bind(mount.provider);
+    if (!complete) return { completion: { values: [], hasMore: false, total: 0 } };
+    const local: CompletionRequest = { ...request, ref: localRef };
+    const completion = await this.invoke(mount, 'complete', target, (ctx) => complete(local, ctx), env);
+    if (!completion || !Array.isArray(completion.values)) throw errors.badResult(target, 'expected { values: string[] }');
+    return { completion: capCompletion(completion) };
+  }
+}
+
+function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'it does not match the MCP schema';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

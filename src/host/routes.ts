@@ -1,0 +1,101 @@
+// The exact route table from published tool names, prompt names and URI schemes to mounted plugins.
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDescriptor } from './contract.js';
+import { errors } from './errors.js';
+import type { Mount } from './mount.js';
+import { checkPromptName, checkPublishedToolName, publishName, publishUri, uriScheme } from './names.js';
+
+export interface ToolRoute {
+  mount: Mount;
+  local: string;
+  published: string;
+  descriptor: ToolDescriptor;
+}
+
+export interface PromptRoute {
+  mount: Mount;
+  local: string;
+  published: string;
+}
+
+export interface RouteTable {
+  tools: ReadonlyMap<string, ToolRoute>;
+  prompts: ReadonlyMap<string, PromptRoute>;
+  schemes: ReadonlyMap<string, Mount>;
+}
+
+/** Builds the table from every mount's catalog snapshot; any collision or bad name throws, naming both owners. */
+export function buildRouteTable(mounts: readonly Mount[]): RouteTable {
+  const tools = new Map<string, ToolRoute>();
+  const prompts = new Map<string, PromptRoute>();
+  const schemes = new Map<string, Mount>();
+
+  for (const mount of mounts) {
+    const owner = `plugin ${mount.label}`;
+    for (const descriptor of mount.catalog.tools) {
+      const published = publishName(mount.prefix, descriptor.name);
+      checkPublishedToolName(published, owner);
+      const previous = tools.get(published);
+      if (previous) throw errors.nameConflict('tool', published, `plugin ${previous.mount.label}`, owner);
+      tools.set(published, { mount, local: descriptor.name, published, descriptor });
+    }
+    for (const prompt of mount.catalog.prompts) {
+      const published = publishName(mount.prefix, prompt.name);
+      checkPromptName(published, owner);
+      const previous = prompts.get(published);
+      if (previous) throw errors.nameConflict('prompt', published, `plugin ${previous.mount.label}`, owner);
+      prompts.set(published, { mount, local: prompt.name, published });
+    }
+    for (const scheme of ownedSchemes(mount)) {
+      const previous = schemes.get(scheme);
+      if (previous && previous !== mount) {
+        throw errors.nameConflict('URI scheme', scheme, `plugin ${previous.label}`, owner);
+      }
+      schemes.set(scheme, mount);
+    }
+  }
+  return { tools, prompts, schemes };
+}
+
+/** A prefixed plugin owns its whole scheme; a prefix-less one owns the schemes its URIs use. */
+function ownedSchemes(mount: Mount): Set<string> {
+  if (mount.scheme !== undefined) return new Set([mount.scheme]);
+  const found = new Set<string>();
+  const uris = [...mount.catalog.resources.map((r) => r.uri), ...mount.catalog.templates.map((t) => t.uriTemplate)];
+  for (const uri of uris) {
+    const scheme = uriScheme(uri);
+    if (scheme === undefined) {
+      throw errors.nameInvalid('resource URI', uri, `plugin ${mount.label}`, 'a plugin without prefix must use absolute URIs');
+    }
+    found.add(scheme);
+  }
+  return found;
+}
+
+export function publishedTool(route: ToolRoute): Tool {
+  const { category: _category, ...tool } = route.descriptor;
+  return { ...tool, name: route.published };
+}
+
+export function publishedPrompt(mount: Mount, prompt: Prompt): Prompt {
+  return { ...prompt, name: publishName(mount.prefix, prompt.name) };
+}
+
+export function publishedResource(mount: Mount, resource: Resource): Resource {
+  return { ...resource, uri: publishUri(mount.scheme, resource.uri) };
+}
+
+export function publishedTemplate(mount: Mount, template: ResourceTemplate): ResourceTemplate {
+  return { ...template, uriTemplate: publishUri(mount.scheme, template.uriTemplate) };
+}
+
+/** Finds the plugin that owns a published URI and the URI in that plugin's local form. */
+export function routeUri(table: RouteTable, uri: string): { mount: Mount; local: string } | undefined {
+  const scheme = uriScheme(uri);
+  if (scheme === undefined) return undefined;
+  const mount = table.schemes.get(scheme);
+  if (!mount) return undefined;
+  if (mount.scheme === undefined) return { mount, local: uri };
+  const rest = uri.slice(scheme.length + 1);
+  return { mount, local: rest.startsWith('//') ? rest.slice(2) : rest };
+}

@@ -1,0 +1,155 @@
+// The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { CatalogKind, Logger, PluginContext, PluginProvider, RequestContext } from './contract.js';
+import { readCatalog } from './catalog.js';
+import { describeThrown, errors } from './errors.js';
+import { installIsolationHandlers, runInPluginScope } from './isolation.js';
+import { loadPluginModule } from './load.js';
+import { createRequestContext } from './request-context.js';
+import {
+  type ClientRequestKind,
+  type HostMessage,
+  type WorkerData,
+  type WorkerMessage,
+  deserializeError,
+  serializeError,
+} from './worker-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('worker-entry.js runs only as a worker thread');
+const data = workerData as WorkerData;
+const post = (message: WorkerMessage) => port.postMessage(message);
+
+function createPortLogger(bindings: Record<string, unknown>): Logger {
+  const at =
+    (level: 'trace' | 'debug' | 'info' | 'warn' | 'error') =>
+    (obj: unknown, msg?: string) =>
+      post({ type: 'log', level, bindings, obj: toCloneable(obj), msg });
+  return {
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (more) => createPortLogger({ ...bindings, ...more }),
+  };
+}
+
+function toCloneable(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return describeThrown(value);
+  }
+}
+
+const logger = createPortLogger({ isolation: 'worker' });
+installIsolationHandlers(logger);
+const shutdown = new AbortController();
+const calls = new Map<number, AbortController>();
+const clientRequests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextRequestId = 1;
+let provider: PluginProvider | undefined;
+
+function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Promise<never> {
+  const requestId = nextRequestId++;
+  return new Promise((resolve, reject) => {
+    clientRequests.set(requestId, { resolve: resolve as (v: unknown) => void, reject });
+    post({ type: 'clientRequest', id, requestId, kind, params });
+  });
+}
+
+function contextFor(id: number, signal: AbortSignal): RequestContext {
+  // The host's own context decides about speculation and capabilities; this one only relays.
+  return createRequestContext(
+    {
+      sendProgress: async (progress, total, message) => post({ type: 'progress', id, progress, total, message }),
+      sendLog: async (level, payload) => post({ type: 'clientLog', id, level, data: toCloneable(payload) }),
+      createMessage: (params) => clientRequest(id, 'createMessage', params),
+      elicit: (params) => clientRequest(id, 'elicit', params),
+    },
+    signal,
+  );
+}
+
+async function dispatch(p: PluginProvider, method: string, args: unknown[], ctx: RequestContext): Promise<unknown> {
+  switch (method) {
+    case 'callTool':
+      return p.callTool(args[0] as string, args[1] as Record<string, unknown>, ctx);
+    case 'readResource':
+      if (!p.readResource) throw errors.resourceNotFound(String(args[0]));
+      return p.readResource(args[0] as string, ctx);
+    case 'getPrompt':
+      if (!p.getPrompt) throw errors.promptNotFound(String(args[0]));
+      return p.getPrompt(args[0] as string, args[1] as Record<string, string> | undefined, ctx);
+    case 'complete':
+      return p.complete ? p.complete(args[0] as Parameters<NonNullable<PluginProvider['complete']>>[0], ctx) : { values: [] };
+    case 'start':
+      return p.start?.();
+    case 'shutdown':
+      return p.shutdown?.();
+    default:
+      throw errors.pluginFailed(`worker of ${data.name}`, `unknown method ${method}`);
+  }
+}
+
+function runCall(id: number, method: string, args: unknown[]): void {
+  const controller = new AbortController();
+  calls.set(id, controller);
+  let settled = false;
+  const finish = (message: WorkerMessage) => {
+    if (settled) return;
+    settled = true;
+    calls.delete(id);
+    post(message);
+  };
+  const scope = { plugin: data.name, target: method, fail: (e: unknown) => finish({ type: 'error', id, error: serializeError(errors.pluginCrashed(method, describeThrown(e))) }) };
+  runInPluginScope(scope, () => Promise.resolve().then(() => dispatch(provider as PluginProvider, method, args, contextFor(id, controller.signal)))).then(
+    (value) => finish({ type: 'result', id, value: value ?? null }),
+    (error: unknown) => finish({ type: 'error', id, error: serializeError(error) }),
+  );
+}
+
+function catalogNotifier(kind: CatalogKind): void {
+  if (provider) post({ type: 'catalog', kind, catalog: readCatalog(provider, data.name) });
+}
+
+port.on('message', (message: HostMessage) => {
+  switch (message.type) {
+    case 'call':
+      runCall(message.id, message.method, message.args);
+      return;
+    case 'abort':
+      calls.get(message.id)?.abort(errors.cancelled(`call ${message.id}`));
+      return;
+    case 'reply': {
+      const waiting = clientRequests.get(message.requestId);
+      clientRequests.delete(message.requestId);
+      if (message.error) waiting?.reject(deserializeError(message.error));
+      else waiting?.resolve(message.value);
+      return;
+    }
+    case 'shutdownSignal':
+      shutdown.abort(errors.shuttingDown(`plugin "${data.name}"`));
+      return;
+  }
+});
+
+const context: PluginContext = {
+  config: data.config,
+  logger,
+  shutdown: shutdown.signal,
+  notifyListChanged: catalogNotifier,
+  notifyResourceUpdated: (uri) => post({ type: 'resourceUpdated', uri }),
+};
+
+try {
+  const plugin = await loadPluginModule(data.module, `"${data.name}"`);
+  const built = await runInPluginScope({ plugin: data.name, target: 'build', fail: () => {} }, () =>
+    Promise.resolve().then(() => plugin.build(context)),
+  );
+  provider = built;
+  post({ type: 'ready', catalog: readCatalog(built, data.name) });
+} catch (error) {
+  post({ type: 'buildFailed', error: serializeError(error) });
+}

@@ -1,0 +1,49 @@
+// Messages between the host and a plugin running in a worker thread, and how errors cross that line.
+import type { CatalogKind } from './contract.js';
+import { ForesightError, type ErrorKind, describeThrown, isForesightError } from './errors.js';
+import type { Catalog } from './mount.js';
+
+export type WorkerMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
+export type ClientRequestKind = 'createMessage' | 'elicit';
+
+export interface WorkerData {
+  module: string;
+  name: string;
+  config: unknown;
+}
+
+export interface SerializedError {
+  message: string;
+  code?: string;
+  kind?: ErrorKind;
+}
+
+/** Host → worker. */
+export type HostMessage =
+  | { type: 'call'; id: number; method: WorkerMethod; args: unknown[] }
+  | { type: 'abort'; id: number }
+  | { type: 'reply'; requestId: number; value?: unknown; error?: SerializedError }
+  | { type: 'shutdownSignal' };
+
+/** Worker → host. */
+export type WorkerMessage =
+  | { type: 'ready'; catalog: Catalog }
+  | { type: 'buildFailed'; error: SerializedError }
+  | { type: 'result'; id: number; value: unknown }
+  | { type: 'error'; id: number; error: SerializedError }
+  | { type: 'progress'; id: number; progress: number; total?: number; message?: string }
+  | { type: 'clientLog'; id: number; level: string; data: unknown }
+  | { type: 'clientRequest'; id: number; requestId: number; kind: ClientRequestKind; params: unknown }
+  | { type: 'catalog'; kind: CatalogKind; catalog: Catalog }
+  | { type: 'resourceUpdated'; uri: string }
+  | { type: 'log'; level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; bindings: Record<string, unknown>; obj: unknown; msg?: string };
+
+export function serializeError(error: unknown): SerializedError {
+  if (isForesightError(error)) return { message: error.message, code: error.code, kind: error.kind };
+  return { message: describeThrown(error) };
+}
+
+export function deserializeError(error: SerializedError): Error {
+  if (error.code && error.kind) return new ForesightError(error.code, error.kind, error.message);
+  return new Error(error.message);
+}

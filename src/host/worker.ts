@@ -1,0 +1,236 @@
+// Runs a plugin in a worker thread behind a PluginProvider proxy; a call that overruns ends the thread,
+// so even a synchronous infinite loop cannot stall the host. The next call starts a fresh thread.
+import { Worker } from 'node:worker_threads';
+import type {
+  CreateMessageRequest,
+  ElicitRequest,
+  LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { PluginContext, PluginProvider, RequestContext } from './contract.js';
+import { errors } from './errors.js';
+import type { Catalog, Mount } from './mount.js';
+import {
+  type HostMessage,
+  type WorkerData,
+  type WorkerMessage,
+  type WorkerMethod,
+  deserializeError,
+  serializeError,
+} from './worker-protocol.js';
+
+/** How long a worker may take to finish an aborted call on its own before its thread is ended. */
+export const WORKER_ABORT_GRACE_MS = 100;
+
+const workerEntry = new URL('./worker-entry.js', import.meta.url);
+
+interface Pending {
+  ctx: RequestContext;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface WorkerProviderOptions {
+  module: string;
+  mount: Mount;
+  context: PluginContext;
+  host: { shutdownSignal: AbortSignal };
+}
+
+class WorkerThread {
+  readonly ready: Promise<Catalog>;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private exited = false;
+
+  constructor(
+    private readonly options: WorkerProviderOptions,
+    private readonly onCatalog: (message: Extract<WorkerMessage, { type: 'catalog' }>) => void,
+    private readonly onExit: (thread: WorkerThread) => void,
+  ) {
+    const data: WorkerData = { module: options.module, name: options.mount.name, config: options.context.config };
+    this.worker = new Worker(workerEntry, { workerData: data, stderr: false });
+    this.worker.unref();
+    this.ready = new Promise<Catalog>((resolve, reject) => {
+      this.worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'ready') resolve(message.catalog);
+        else if (message.type === 'buildFailed') reject(deserializeError(message.error));
+        else this.handle(message);
+      });
+      this.worker.on('error', (error) => {
+        options.mount.logger.error({ err: error.message }, 'worker thread failed');
+        this.end(`it failed: ${error.message}`);
+        reject(errors.workerExited(options.mount.label, error.message));
+      });
+      this.worker.on('exit', (code) => {
+        this.end(`it exited with code ${code}`);
+        reject(errors.workerExited(options.mount.label, `it exited with code ${code} before it was ready`));
+      });
+    });
+  }
+
+  private end(why: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    for (const call of this.pending.values()) call.reject(errors.workerExited(this.options.mount.label, why));
+    this.pending.clear();
+    this.onExit(this);
+  }
+
+  terminate(why: string): void {
+    this.end(why);
+    void this.worker.terminate();
+  }
+
+  signalShutdown(): void {
+    this.post({ type: 'shutdownSignal' });
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.exited) this.worker.postMessage(message);
+  }
+
+  call(method: WorkerMethod, args: unknown[], ctx: RequestContext): Promise<unknown> {
+    if (this.exited) return Promise.reject(errors.workerExited(this.options.mount.label, 'it was ended'));
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      let graceTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => {
+        this.post({ type: 'abort', id });
+        // A cooperative plugin settles the call soon; one stuck in synchronous code never will.
+        graceTimer = setTimeout(() => {
+          if (this.pending.has(id)) this.terminate(`a call overran and did not stop within ${WORKER_ABORT_GRACE_MS} ms`);
+        }, WORKER_ABORT_GRACE_MS);
+        graceTimer.unref();
+      };
+      const done = () => {
+        this.pending.delete(id);
+        ctx.signal.removeEventListener('abort', onAbort);
+        if (graceTimer) clearTimeout(graceTimer);
+      };
+      this.pending.set(id, {
+        ctx,
+        resolve: (value) => (done(), resolve(value)),
+        reject: (error) => (done(), reject(error)),
+      });
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      this.post({ type: 'call', id, method, args });
+    });
+  }
+
+  private handle(message: WorkerMessage): void {
+    const { mount, context } = this.options;
+    switch (message.type) {
+      case 'result':
+        this.pending.get(message.id)?.resolve(message.value);
+        return;
+      case 'error':
+        this.pending.get(message.id)?.reject(deserializeError(message.error));
+        return;
+      case 'progress':
+        void this.pending.get(message.id)?.ctx.reportProgress(message.progress, message.total, message.message);
+        return;
+      case 'clientLog':
+        void this.pending.get(message.id)?.ctx.log(message.level as LoggingLevel, message.data);
+        return;
+      case 'clientRequest': {
+        const call = this.pending.get(message.id);
+        const reply = (value: unknown, error?: unknown) =>
+          this.post({ type: 'reply', requestId: message.requestId, value, error: error ? serializeError(error) : undefined });
+        if (!call) return reply(undefined, errors.cancelled('the call'));
+        const request =
+          message.kind === 'createMessage'
+            ? call.ctx.createMessage(message.params as CreateMessageRequest['params'])
+            : call.ctx.elicit(message.params as ElicitRequest['params']);
+        request.then((value) => reply(value), (error: unknown) => reply(undefined, error));
+        return;
+      }
+      case 'catalog':
+        this.onCatalog(message);
+        return;
+      case 'resourceUpdated':
+        context.notifyResourceUpdated(message.uri);
+        return;
+      case 'log':
+        mount.logger.child(message.bindings)[message.level](message.obj, message.msg);
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+/** Spawns the plugin's worker, waits for its first build, and returns the proxy the host mounts. */
+export async function createWorkerProvider(options: WorkerProviderOptions): Promise<PluginProvider> {
+  let catalog: Catalog;
+  let thread: WorkerThread | undefined;
+  let started = false;
+  let shuttingDown = false;
+
+  // start() and shutdown() carry no RequestContext, so the proxy applies their deadlines to the thread itself.
+  const startSignal = () =>
+    AbortSignal.any([options.host.shutdownSignal, AbortSignal.timeout(options.mount.deadlines.start)]);
+
+  const spawn = async (): Promise<WorkerThread> => {
+    const fresh = new WorkerThread(
+      options,
+      (message) => {
+        catalog = message.catalog;
+        options.context.notifyListChanged(message.kind);
+      },
+      (ended) => {
+        if (thread === ended) thread = undefined;
+      },
+    );
+    thread = fresh;
+    catalog = await fresh.ready;
+    // A replacement thread resumes the background work the plugin began in start().
+    if (started) await fresh.call('start', [], noClientContext(startSignal()));
+    return fresh;
+  };
+
+  await spawn();
+  options.host.shutdownSignal.addEventListener('abort', () => thread?.signalShutdown(), { once: true });
+
+  const live = async () => thread ?? spawn();
+  const call = async (method: WorkerMethod, args: unknown[], ctx: RequestContext) =>
+    (await live()).call(method, args, ctx);
+
+  return {
+    tools: () => catalog.tools,
+    resources: () => catalog.resources,
+    resourceTemplates: () => catalog.templates,
+    prompts: () => catalog.prompts,
+    callTool: (name, args, ctx) => call('callTool', [name, args], ctx) as ReturnType<PluginProvider['callTool']>,
+    readResource: (uri, ctx) => call('readResource', [uri], ctx) as never,
+    getPrompt: (name, args, ctx) => call('getPrompt', [name, args], ctx) as never,
+    complete: (req, ctx) => call('complete', [req], ctx) as never,
+    start: async () => {
+      started = true;
+      await call('start', [], noClientContext(startSignal()));
+    },
+    shutdown: async () => {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      const current = thread;
+      if (!current) return;
+      try {
+        await current.call('shutdown', [], noClientContext(AbortSignal.timeout(options.mount.deadlines.shutdown)));
+      } finally {
+        current.terminate('the host shut down');
+      }
+    },
+  };
+}
+
+function noClientContext(signal: AbortSignal): RequestContext {
+  const refuse = () => Promise.reject(errors.capabilityMissing('client requests outside a call'));
+  return {
+    signal,
+    speculative: false,
+    reportProgress: async () => {},
+    log: async () => {},
+    createMessage: refuse,
+    elicit: refuse,
+  };
+}

@@ -1,0 +1,43 @@
+// A bounded in-memory event store so Streamable HTTP clients can resume a stream with Last-Event-ID.
+import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+interface StoredEvent {
+  streamId: string;
+  message: JSONRPCMessage;
+}
+
+/** Default: keeps the last 1,000 events of a session; older ones can no longer be replayed. */
+export function createMemoryEventStore(maxEvents = 1_000): EventStore {
+  const events = new Map<string, StoredEvent>();
+  let counter = 0;
+  return {
+    async storeEvent(streamId, message) {
+      counter += 1;
+      // Zero-padded so ids sort in the order they were stored.
+      const eventId = `${streamId}_${String(counter).padStart(12, '0')}`;
+      events.set(eventId, { streamId, message });
+      if (events.size > maxEvents) {
+        const oldest = events.keys().next().value;
+        if (oldest !== undefined) events.delete(oldest);
+      }
+      return eventId;
+    },
+    async getStreamIdForEventId(eventId) {
+      return events.get(eventId)?.streamId;
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const last = events.get(lastEventId);
+      if (!last) return '';
+      let after = false;
+      for (const [eventId, event] of events) {
+        if (eventId === lastEventId) {
+          after = true;
+          continue;
+        }
+        if (after && event.streamId === last.streamId) await send(eventId, event.message);
+      }
+      return last.streamId;
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// One client session: an SDK low-level Server whose handlers route every request through the plugin host.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type LoggingLevel,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallEnvironment, PluginHost } from '../host/index.js';
+import { requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
+
+export interface SessionOptions extends WireErrorOptions {
+  name: string;
+  version: string;
+  instructions?: string;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+const LEVELS = LoggingLevelSchema.options;
+
+export interface Session {
+  server: Server;
+  /** Published URIs this session subscribed to. */
+  subscriptions: Set<string>;
+  /** Detaches the session from host events; call when its transport closes. */
+  dispose(): void;
+}
+
+export function createSession(host: PluginHost, options: SessionOptions): Session {
+  const server = new Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
+      instructions: options.instructions,
+    },
+  );
+  const subscriptions = new Set<string>();
+  // No level set yet: every message goes out, as the spec leaves the default to the server.
+  let minLevel: LoggingLevel | undefined;
+
+  const environment = (extra: Extra, progressToken: string | number | undefined): CallEnvironment => {
+    const capabilities = server.getClientCapabilities();
+    return {
+      signal: extra.signal,
+      sendProgress:
+        progressToken === undefined
+          ? undefined
+          : (progress, total, message) =>
+              extra.sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress, total, message },
+              }),
+      sendLog: async (level, data) => {
+        if (minLevel && LEVELS.indexOf(level) < LEVELS.indexOf(minLevel)) return;
+        await extra.sendNotification({ method: 'notifications/message', params: { level, data } });
+      },
+      createMessage: capabilities?.sampling
+        ? (params, signal) =>
+            extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { signal })
+        : undefined,
+      elicit: capabilities?.elicitation
+        ? (params, signal) => extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal })
+        : undefined,
+    };
+  };
+
+  const guard = async <T>(target: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw requestFailure(error, target, options);
+    }
+  };
+
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    minLevel = request.params.level;
+    return {};
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    try {
+      return await host.callTool(name, args ?? {}, environment(extra, request.params._meta?.progressToken));
+    } catch (error) {
+      return toolCallFailure(error, name, options);
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: host.listResources() }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: host.listResourceTemplates(),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    guard(`resource ${request.params.uri}`, () =>
+      host.readResource(request.params.uri, environment(extra, request.params._meta?.progressToken)),
+    ),
+  );
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscriptions.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscriptions.delete(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: host.listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    guard(`prompt "${request.params.name}"`, () =>
+      host.getPrompt(request.params.name, request.params.arguments, environment(extra, request.params._meta?.progressToken)),
+    ),
+  );
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+    guard('completion', () => host.complete(request.params, environment(extra, undefined))),
+  );
+
+  const detach = [
+    host.on('listChanged', (kind) => {
+      const send =
+        kind === 'tools'
+          ? server.sendToolListChanged()
+          : kind === 'resources'
+            ? server.sendResourceListChanged()
+            : server.sendPromptListChanged();
+      send.catch(() => {});
+    }),
+    host.on('resourceUpdated', (uri) => {
+      if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
+    }),
+  ];
+
+  return {
+    server,
+    subscriptions,
+    dispose: () => {
+      for (const off of detach) off();
+    },
+  };
+}
