@@ -8,3 +8,4 @@ export type {
   ToolValueModel,
 } from './contract.js';
 export { TOOL_CATEGORIES } from './contract.js';
+export { createArgumentValidator, type ArgumentValidator } from './validate.js';

@@ -1,0 +1,62 @@
+// Lint rules: typescript-eslint's recommended type-aware set, plus the layout rule that areas import
+// each other only through their entry module (index.js), and plugins only the host and enrich contracts.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const AREAS = 'host|enrich|planner|format|config|protocol|plugins|cli';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'examples/**/*.mjs', 'test/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/*/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^\\.\\./(${AREAS})/(?!index\\.js$).+`,
+              message: 'Import another area only through its entry module (../<area>/index.js).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/plugins/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!(\\.\\./)*(host|enrich)/index\\.js$)(host|enrich|planner|format|config|protocol|cli|create-host)',
+              message: 'Plugins import only the host and enrich entry modules (../../host/index.js, ../../enrich/index.js).',
+            },
+            {
+              regex: '^\\.\\./(?!\\.\\.)',
+              message: 'A plugin does not reach into another plugin.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// The `foresight` command: a thin layer over createHost.
+import { Command } from 'commander';
+import { describeThrown } from '../host/index.js';
+import { FORESIGHT_VERSION } from '../version.js';
+import { CliError, callCommand, checkCommand, serveCommand, toolsCommand } from './commands.js';
+
+const program = new Command('foresight')
+  .description('An MCP server host: contained plugins, schema enrichers and a speculative planner.')
+  .version(FORESIGHT_VERSION)
+  .showHelpAfterError();
+
+program
+  .command('serve', { isDefault: true })
+  .description('serve MCP over stdio (default) or Streamable HTTP')
+  .option('-c, --config <file>', 'config file (default: ./foresight.toml, else the workspace plugin on .)')
+  .option('--http <[host:]port>', 'serve Streamable HTTP on this address (host defaults to 127.0.0.1)')
+  .option('--debug', 'include stack traces in errors sent to clients')
+  .action((options) => serveCommand(options));
+
+program
+  .command('tools')
+  .description('list the published tools as a client sees them')
+  .option('-c, --config <file>', 'config file')
+  .option('--json', 'print the full tool definitions as JSON')
+  .action((options) => toolsCommand(options));
+
+program
+  .command('call')
+  .description('call one tool through the full host and print its result')
+  .argument('<tool>', 'published tool name, e.g. workspace__glob')
+  .argument('[json]', 'arguments as a JSON object')
+  .option('-c, --config <file>', 'config file')
+  .option('--json', 'print the whole CallToolResult as JSON')
+  .action((tool: string, json: string | undefined, options) => callCommand(tool, json, options));
+
+program
+  .command('check')
+  .description('validate the config, build and start every plugin, report problems and exit')
+  .option('-c, --config <file>', 'config file')
+  .action((options) => checkCommand(options));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`foresight: ${describeThrown(error)}\n`);
+  process.exit(error instanceof CliError ? error.exitCode : 1);
+});

@@ -1,0 +1,154 @@
+// Composition root: turns a config (or plugin objects) into a running host that serves any SDK transport.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type ForesightConfig, type PluginEntry, redactSecrets, validatePluginOptions } from './config/index.js';
+import { type ToolEnricher, createArgumentValidator } from './enrich/index.js';
+import {
+  type Logger,
+  type MountSpec,
+  type Plugin,
+  PluginHost,
+  createLogger,
+  errors,
+} from './host/index.js';
+import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
+import {
+  type HttpServing,
+  type Session,
+  type StdioServing,
+  createSession,
+  serveHttp,
+  serveStdio,
+} from './protocol/index.js';
+import { FORESIGHT_VERSION } from './version.js';
+
+export interface CreateHostOptions {
+  /** Mounts every enabled [plugins.*] entry, in file order. */
+  config?: ForesightConfig;
+  /** Further plugins, mounted after the config's. */
+  plugins?: readonly (Plugin | MountSpec)[];
+  /** Global enrichers; accepted now, run by the enrichment pipeline. */
+  enrichers?: readonly ToolEnricher[];
+  /** Default: pino JSON on stderr at the config's log level. */
+  logger?: Logger;
+  /** Adds stack traces to error messages sent to clients. Default false. */
+  debug?: boolean;
+}
+
+export interface HttpOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  authToken?: string;
+  maxBodyBytes?: number;
+}
+
+export interface ForesightHost {
+  readonly plugins: PluginHost;
+  readonly logger: Logger;
+  /** Builds and starts every plugin; idempotent. */
+  start(): Promise<void>;
+  /** A new client session (SDK Server) bound to this host. */
+  createSession(): Session;
+  /** Starts the host if needed and serves one session over the given transport. */
+  connect(transport: Transport): Promise<Session>;
+  serveStdio(): Promise<StdioServing>;
+  serveHttp(options: HttpOptions): Promise<HttpServing>;
+  /** Closes every transport, then shuts plugins down in reverse mount order. */
+  close(): Promise<void>;
+}
+
+function isPluginObject(value: Plugin | MountSpec): value is Plugin {
+  return typeof (value as Plugin).build === 'function';
+}
+
+/** Resolves one config entry into what the host mounts: the plugin, its validated options, its limits. */
+export async function mountSpecFromEntry(entry: PluginEntry): Promise<MountSpec> {
+  const base = {
+    name: entry.name,
+    prefix: entry.prefix,
+    deadlines: entry.deadlinesMs,
+    isolation: entry.isolation,
+  };
+  if (entry.origin.type === 'module') return { ...base, module: entry.origin.path, options: entry.options };
+  const builtin = BUILTIN_PLUGINS[entry.origin.kind];
+  if (!builtin) throw errors.pluginUnknownKind(entry.origin.kind, BUILTIN_KINDS);
+  const loaded = await builtin.load();
+  const prepared = builtin.prepareOptions ? builtin.prepareOptions(entry.options, entry.baseDir) : entry.options;
+  const options = loaded.optionsSchema ? validatePluginOptions({ ...entry, options: prepared }, loaded.optionsSchema) : prepared;
+  return { ...base, plugin: loaded.plugin, module: builtin.module.href, options };
+}
+
+export function createHost(options: CreateHostOptions = {}): ForesightHost {
+  const logger = options.logger ?? createLogger({ level: options.config?.server.logLevel, redact: redactSecrets });
+  const validator = createArgumentValidator((tool, reason) =>
+    logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
+  );
+  const plugins = new PluginHost({
+    logger,
+    validateArguments: (route, args) => validator.check(route.published, route.descriptor.inputSchema, args),
+  });
+  const closers = new Set<() => Promise<void>>();
+  const sessionOptions = {
+    name: 'foresight',
+    version: FORESIGHT_VERSION,
+    redact: redactSecrets,
+    debug: options.debug ?? false,
+  };
+
+  let starting: Promise<void> | undefined;
+  const start = () => {
+    starting ??= (async () => {
+      for (const entry of options.config?.plugins ?? []) {
+        if (entry.enabled) plugins.mount(await mountSpecFromEntry(entry));
+      }
+      for (const extra of options.plugins ?? []) plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
+      await plugins.start();
+    })();
+    return starting;
+  };
+
+  const createHostSession = () => createSession(plugins, sessionOptions);
+
+  return {
+    plugins,
+    logger,
+    start,
+    createSession: createHostSession,
+    async connect(transport) {
+      await start();
+      const session = createHostSession();
+      await session.server.connect(transport);
+      closers.add(() => session.server.close());
+      return session;
+    },
+    async serveStdio() {
+      await start();
+      const serving = await serveStdio(createHostSession());
+      closers.add(() => serving.close());
+      return serving;
+    },
+    async serveHttp(http) {
+      await start();
+      const serving = await serveHttp({
+        host: http.host ?? '127.0.0.1',
+        port: http.port,
+        allowedHosts: http.allowedHosts,
+        allowedOrigins: http.allowedOrigins,
+        authToken: http.authToken,
+        maxBodyBytes: http.maxBodyBytes,
+        logger,
+        createSession: createHostSession,
+      });
+      closers.add(() => serving.close());
+      return serving;
+    },
+    async close() {
+      const closing = [...closers];
+      closers.clear();
+      await Promise.allSettled(closing.map((close) => close()));
+      await plugins.shutdown();
+    },
+  };
+}

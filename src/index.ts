@@ -1,0 +1,14 @@
+// Package entry: the contracts third-party plugins build on, and createHost for programs that embed Foresight.
+export * from './host/contract.js';
+export { ForesightError, errors, ERROR_KINDS, type ErrorKind } from './host/errors.js';
+export type {
+  ToolCategory,
+  ToolRef,
+  ToolSchema,
+  ToolEnricher,
+  FollowUpLink,
+  ToolValueModel,
+} from './enrich/index.js';
+export type { MountSpec, Deadlines, CallEnvironment } from './host/index.js';
+export { createHost, type CreateHostOptions, type ForesightHost, type HttpOptions } from './create-host.js';
+export { loadConfig, type ForesightConfig } from './config/index.js';

@@ -1,0 +1,38 @@
+// The built-in plugins, chosen in foresight.toml by table name or `use = "<kind>"`.
+import { resolve } from 'node:path';
+import type { ZodType } from 'zod';
+import type { Plugin } from '../host/index.js';
+
+export interface LoadedBuiltin {
+  plugin: Plugin;
+  /** Validates the plugin's options at mount, so a bad key is reported with its line in foresight.toml. */
+  optionsSchema?: ZodType;
+}
+
+export interface BuiltinPlugin {
+  /** The module whose default export is the plugin; a worker-isolated instance imports it from here. */
+  module: URL;
+  load(): Promise<LoadedBuiltin>;
+  /** Rewrites options before validation, e.g. resolving relative paths against the config's directory. */
+  prepareOptions?(options: Record<string, unknown>, baseDir: string): Record<string, unknown>;
+}
+
+export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
+  workspace: {
+    module: new URL('./workspace/index.js', import.meta.url),
+    load: async () => {
+      const loaded = await import('./workspace/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.WorkspaceOptionsSchema };
+    },
+    prepareOptions: (options, baseDir) => ({
+      ...options,
+      root: resolve(baseDir, typeof options.root === 'string' ? options.root : '.'),
+    }),
+  },
+  conformance: {
+    module: new URL('./conformance/index.js', import.meta.url),
+    load: async () => ({ plugin: (await import('./conformance/index.js')).default }),
+  },
+};
+
+export const BUILTIN_KINDS: readonly string[] = Object.keys(BUILTIN_PLUGINS);

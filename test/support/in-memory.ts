@@ -1,0 +1,51 @@
+// Test seam: a real SDK Client talking to a Foresight host through the SDK's in-memory transport pair.
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Logger } from '../../src/host/index.js';
+import { type CreateHostOptions, type ForesightHost, createHost } from '../../src/create-host.js';
+
+export interface Connected {
+  host: ForesightHost;
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** Collects log records instead of printing them, so tests can assert on what the host logged. */
+export function createMemoryLogger(records: Record<string, unknown>[] = [], bindings: Record<string, unknown> = {}): Logger & { records: Record<string, unknown>[] } {
+  const at = (level: string) => (obj: unknown, msg?: string) => {
+    records.push({ level, ...bindings, ...(typeof obj === 'object' && obj !== null ? obj : { value: obj }), msg });
+  };
+  return {
+    records,
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (more) => createMemoryLogger(records, { ...bindings, ...more }),
+  };
+}
+
+export async function connect(
+  options: CreateHostOptions,
+  clientOptions: ClientOptions = { capabilities: {} },
+): Promise<Connected> {
+  const host = createHost({ logger: createMemoryLogger(), ...options });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await host.connect(serverSide);
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, clientOptions);
+  await client.connect(clientSide);
+  return {
+    host,
+    client,
+    close: async () => {
+      await client.close();
+      await host.close();
+    },
+  };
+}
+
+export function textOf(result: { content?: unknown }): string {
+  const content = (result.content ?? []) as { type: string; text?: string }[];
+  return content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
