@@ -39,6 +39,9 @@ export const errors = {
   configFileMissing: define('E_CONFIG_FILE_MISSING', 'not_found', (file: string) =>
     `config file ${quote(file)} does not exist`,
   ),
+  configUnreadable: define('E_CONFIG_UNREADABLE', 'unavailable', (file: string, detail: string) =>
+    `cannot read config file ${quote(file)}: ${detail}`,
+  ),
   secretMissing: define('E_SECRET_MISSING', 'invalid_input', (variable: string, key: string) =>
     `environment variable ${variable} (named by ${key}) is not set or empty`,
   ),

@@ -73,5 +73,13 @@ export function invokePlugin<T>(options: InvokeOptions, fn: (ctx: RequestContext
 /** A plugin's own ForesightError keeps its kind; anything else becomes a plugin failure with its message. */
 export function asCallError(error: unknown, target: string): Error {
   if (isForesightError(error)) return error;
-  return errors.pluginFailed(target, describeThrown(error));
+  const failure = errors.pluginFailed(target, describeThrown(error));
+  failure.cause = error;
+  return failure;
+}
+
+/** The plugin's own words when the host wrapped them, for messages that already name the plugin. */
+export function innerMessage(error: unknown): string {
+  const inner = isForesightError(error) && error.code === errors.pluginFailed.code ? error.cause : error;
+  return describeThrown(inner ?? error);
 }

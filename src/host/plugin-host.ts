@@ -16,7 +16,7 @@ import type { CatalogKind, CompletionRequest, Logger, PluginContext } from './co
 import { readCatalog, readCatalogPart } from './catalog.js';
 import { capCompletion } from './completion.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
-import { invokePlugin } from './invoke.js';
+import { innerMessage, invokePlugin } from './invoke.js';
 import { installIsolationHandlers } from './isolation.js';
 import { loadPluginModule } from './load.js';
 import { DEFAULT_DEADLINES, type Mount, type MountSpec, type PluginMethod, mountLabel } from './mount.js';
@@ -151,9 +151,9 @@ export class PluginHost {
         );
       }
     } catch (error) {
-      throw isForesightError(error) && error.code !== 'E_PLUGIN_FAILED'
+      throw isForesightError(error) && error.code !== errors.pluginFailed.code
         ? error
-        : errors.pluginBuild(mount.label, describeThrown(error));
+        : errors.pluginBuild(mount.label, innerMessage(error));
     }
     if (typeof mount.provider?.tools !== 'function' || typeof mount.provider.callTool !== 'function') {
       throw errors.pluginBuild(mount.label, 'build() must return a provider with tools() and callTool()');
@@ -168,7 +168,7 @@ export class PluginHost {
     try {
       await this.invoke(mount, 'start', `start() of plugin ${mount.label}`, () => provider.start?.());
     } catch (error) {
-      throw errors.pluginStart(mount.label, describeThrown(error));
+      throw errors.pluginStart(mount.label, innerMessage(error));
     }
     mount.logger.debug({}, 'started');
   }

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type PluginContext, definePlugin } from '../src/index.js';
+import { connect, textOf } from './support/in-memory.js';
+
+let context: PluginContext | undefined;
+let extraTool = false;
+let cancelledWith: unknown;
+
+const live = definePlugin({
+  id: 'live',
+  version: '1.0.0',
+  build: (ctx) => {
+    context = ctx;
+    return {
+      tools: () => [
+        { name: 'base', inputSchema: { type: 'object' } },
+        { name: 'wait', inputSchema: { type: 'object' } },
+        { name: 'chatty', inputSchema: { type: 'object' } },
+        { name: 'ask', inputSchema: { type: 'object' } },
+        ...(extraTool ? [{ name: 'extra', inputSchema: { type: 'object' as const } }] : []),
+      ],
+      resources: () => [{ uri: 'feed', name: 'feed' }],
+      readResource: async (uri) => ({ contents: [{ uri, text: 'x' }] }),
+      callTool: async (name, _args, rc) => {
+        if (name === 'wait') {
+          return new Promise((_resolve, reject) => {
+            rc.signal.addEventListener('abort', () => {
+              cancelledWith = rc.signal.reason;
+              reject(rc.signal.reason as Error);
+            });
+          });
+        }
+        if (name === 'chatty') {
+          await rc.reportProgress(1, 2, 'half');
+          await rc.log('info', { step: 'one' });
+          await rc.log('debug', { step: 'hidden below the level' });
+          await rc.reportProgress(2, 2, 'done');
+          return { content: [{ type: 'text', text: 'spoke' }] };
+        }
+        if (name === 'ask') {
+          const sampled = await rc.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+            maxTokens: 10,
+          });
+          const elicited = await rc.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+          return { content: [{ type: 'text', text: `${JSON.stringify(sampled.content)} ${elicited.action}` }] };
+        }
+        return { content: [{ type: 'text', text: name }] };
+      },
+    };
+  },
+});
+
+describe('notifications and request context', () => {
+  it('sends tools/list_changed when a plugin reports a new catalog', async () => {
+    const { client, close } = await connect({ plugins: [live] });
+    try {
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
+      extraTool = true;
+      context?.notifyListChanged('tools');
+      await changed;
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__extra');
+    } finally {
+      extraTool = false;
+      await close();
+    }
+  });
+
+  it('sends resources/updated with the published URI to subscribed clients only', async () => {
+    const { client, close } = await connect({ plugins: [live] });
+    try {
+      const updates: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+      context?.notifyResourceUpdated('feed'); // not subscribed yet
+      await client.subscribeResource({ uri: 'live://feed' });
+      context?.notifyResourceUpdated('feed');
+      await client.unsubscribeResource({ uri: 'live://feed' });
+      context?.notifyResourceUpdated('feed');
+      await client.ping();
+      expect(updates).toEqual(['live://feed']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('aborts the plugin signal when the client cancels the request', async () => {
+    const { client, close } = await connect({ plugins: [live] });
+    try {
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'live__wait', arguments: {} }, undefined, { signal: controller.signal });
+      await new Promise((r) => setTimeout(r, 20));
+      controller.abort('user pressed stop');
+      await expect(call).rejects.toThrow();
+      await client.ping();
+      expect((cancelledWith as { code?: string }).code).toBe('E_CANCELLED');
+    } finally {
+      await close();
+    }
+  });
+
+  it('delivers progress and logging (respecting logging/setLevel) to the client', async () => {
+    const { client, close } = await connect({ plugins: [live] });
+    try {
+      const logs: unknown[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+      await client.setLoggingLevel('info');
+      const progress: string[] = [];
+      const result = await client.callTool({ name: 'live__chatty', arguments: {} }, undefined, {
+        onprogress: (p) => void progress.push(`${p.progress}/${p.total} ${p.message}`),
+      });
+      expect(textOf(result)).toBe('spoke');
+      expect(progress).toEqual(['1/2 half', '2/2 done']);
+      expect(logs).toEqual([{ step: 'one' }]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('relays sampling and elicitation to a client that supports them, and refuses otherwise', async () => {
+    const capable = await connect(
+      { plugins: [live] },
+      { capabilities: { sampling: {}, elicitation: {} } },
+    );
+    try {
+      capable.client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+        model: 'test',
+        role: 'assistant',
+        content: { type: 'text', text: 'sampled' },
+      }));
+      capable.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+      const result = await capable.client.callTool({ name: 'live__ask', arguments: {} });
+      expect(textOf(result)).toBe('{"type":"text","text":"sampled"} decline');
+    } finally {
+      await capable.close();
+    }
+    const plain = await connect({ plugins: [live] });
+    try {
+      const result = await plain.client.callTool({ name: 'live__ask', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('does not support sampling');
+    } finally {
+      await plain.close();
+    }
+  });
+});
