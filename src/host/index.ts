@@ -8,3 +8,4 @@ export { DEFAULT_DEADLINES } from './mount.js';
 export type { ToolRoute } from './routes.js';
 export { createLogger, type LogLevel, type LoggerOptions } from './logger.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
+export { isValidPluginId } from './names.js';

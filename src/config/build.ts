@@ -1,0 +1,57 @@
+// Assembles a ForesightConfig from a validated file: plugin names, origins, lines and the base directory.
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { keyLinesUnder, lineOfKeyPath, type KeyLines } from './key-path.js';
+import type { ConfigFile } from './schema-file.js';
+import type { PluginSettings } from './schema-plugin.js';
+import type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
+
+export interface BuildContext {
+  /** The config file, undefined for the embedded default. */
+  file: string | undefined;
+  baseDir: string;
+  keyLines: KeyLines;
+}
+
+export function buildConfig(parsed: ConfigFile, context: BuildContext): ForesightConfig {
+  const { file, baseDir, keyLines } = context;
+  return {
+    ...(file === undefined ? {} : { file }),
+    baseDir,
+    server: parsed.server,
+    plugins: Object.entries(parsed.plugins).map(([name, settings]) =>
+      buildPluginEntry(name, settings, context),
+    ),
+    enrich: parsed.enrich.map((rule, index) => ({
+      ...rule,
+      line: lineOfKeyPath(keyLines, ['enrich', index]) ?? 0,
+    })),
+    planner: parsed.planner,
+    tools: parsed.tools,
+  };
+}
+
+export function buildPluginEntry(name: string, settings: PluginSettings, context: BuildContext): PluginEntry {
+  const { file, baseDir, keyLines } = context;
+  const path = ['plugins', name];
+  return {
+    name,
+    origin: pluginOrigin(name, settings, baseDir),
+    prefix: settings.prefix ?? name,
+    enabled: settings.enabled,
+    deadlinesMs: settings.deadlinesMs,
+    isolation: settings.isolation,
+    options: settings.options,
+    ...(file === undefined ? {} : { file }),
+    line: lineOfKeyPath(keyLines, path) ?? 0,
+    keyLines: keyLinesUnder(keyLines, path),
+    baseDir,
+  };
+}
+
+function pluginOrigin(name: string, settings: PluginSettings, baseDir: string): PluginOrigin {
+  if (settings.module === undefined) return { type: 'builtin', kind: settings.use ?? name };
+  const { module } = settings;
+  if (module.startsWith('file:')) return { type: 'module', path: fileURLToPath(module) };
+  return { type: 'module', path: isAbsolute(module) ? module : resolve(baseDir, module) };
+}

@@ -1,0 +1,63 @@
+// Parses and validates foresight.toml text: TOML syntax, then the schemas, then the checks that need the environment.
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { errors } from '../host/index.js';
+import { buildConfig } from './build.js';
+import { lineOfKeyPath, type KeyLines } from './key-path.js';
+import { locateKeys } from './locate.js';
+import { configProblemsError, fileSource, problemsFromIssues } from './problems.js';
+import { ConfigFileSchema } from './schema-file.js';
+import { readSecret } from './secrets.js';
+import type { ForesightConfig } from './types.js';
+
+/**
+ * The configuration in `text`. `fileName` is how messages name the file; relative paths in it resolve
+ * against `baseDir`. With transport "http", the variable named by server.auth_token_env must be set
+ * (its value is registered for redaction, not kept). Throws E_CONFIG_SYNTAX, E_CONFIG_INVALID or
+ * E_SECRET_MISSING.
+ */
+export function parseConfig(
+  text: string,
+  fileName: string,
+  baseDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ForesightConfig {
+  const table = parseTomlText(text, fileName);
+  const keyLines = locateKeys(text);
+  const result = ConfigFileSchema.safeParse(table, { reportInput: true });
+  if (!result.success) {
+    throw configProblemsError(
+      fileSource(fileName, keyLines),
+      problemsFromIssues(result.error.issues, ConfigFileSchema),
+    );
+  }
+  const config = buildConfig(result.data, { file: fileName, baseDir, keyLines });
+  checkAuthToken(config, fileName, keyLines, env);
+  return config;
+}
+
+function parseTomlText(text: string, fileName: string): Record<string, unknown> {
+  try {
+    // "__proto__" and "constructor" keys are refused rather than kept: they have no use here.
+    return parseToml(text, { unsafeKeyBehaviour: 'throw' });
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    // smol-toml's message is "Invalid TOML document: <what>\n\n<code excerpt>"; keep <what>.
+    const what = error.message.replace(/^Invalid TOML document: /, '').split('\n')[0] ?? error.message;
+    const syntax = errors.configSyntax(fileName, error.line, `${what} (column ${error.column})`);
+    syntax.cause = error;
+    throw syntax;
+  }
+}
+
+/** Fails at load, not at the first request, when HTTP auth is configured but its variable is unset. */
+function checkAuthToken(
+  config: ForesightConfig,
+  fileName: string,
+  keyLines: KeyLines,
+  env: NodeJS.ProcessEnv,
+): void {
+  const variable = config.server.authTokenEnv;
+  if (variable === undefined || config.server.transport !== 'http') return;
+  const line = lineOfKeyPath(keyLines, ['server', 'auth_token_env']);
+  readSecret(variable, `server.auth_token_env in ${fileName}${line ? `:${line}` : ''}`, env);
+}

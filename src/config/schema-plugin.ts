@@ -1,0 +1,99 @@
+// A [plugins.<name>] table: the host's keys (kind, prefix, deadlines, isolation) and the plugin's own options.
+import * as z from 'zod';
+import { isValidPluginId } from '../host/index.js';
+import { booleanValue, closedTable, nonEmptyString, oneOf, openTable, positiveInt } from './leaf-schemas.js';
+
+export const DEFAULT_CALL_DEADLINE_MS = 30_000;
+export const DEFAULT_LIFECYCLE_DEADLINE_MS = 10_000;
+
+export const ISOLATIONS = ['inline', 'worker'] as const;
+export type PluginIsolation = (typeof ISOLATIONS)[number];
+
+const NAME_RULE = `^[a-z][a-z0-9_]{0,31}$ without "__"`;
+
+/** Instance names, built-in kinds and prefixes share the plugin id rule. */
+const isPluginName = isValidPluginId;
+
+export const PluginNameSchema = z.string().refine(isPluginName, {
+  error: (issue) => `plugin instance name ${JSON.stringify(issue.input)} must match ${NAME_RULE}`,
+});
+
+const KindSchema = z
+  .string({ error: `expected a built-in plugin kind matching ${NAME_RULE}` })
+  .refine(isPluginName, { error: `expected a built-in plugin kind matching ${NAME_RULE}` });
+
+const PrefixSchema = z
+  .string({ error: `expected "" (no prefix) or a prefix matching ${NAME_RULE}` })
+  .refine((prefix) => prefix === '' || isPluginName(prefix), {
+    error: `expected "" (no prefix) or a prefix matching ${NAME_RULE}`,
+  });
+
+/** Per-method deadlines after defaults: calls fall back to deadline_ms, start/shutdown to 10 s. */
+export interface PluginDeadlines {
+  callTool: number;
+  readResource: number;
+  getPrompt: number;
+  complete: number;
+  start: number;
+  shutdown: number;
+}
+
+const DeadlinesSchema = closedTable({
+  call_tool: positiveInt().optional(),
+  read_resource: positiveInt().optional(),
+  get_prompt: positiveInt().optional(),
+  complete: positiveInt().optional(),
+  start: positiveInt().optional(),
+  shutdown: positiveInt().optional(),
+});
+
+/** What a plugin table says, before the loader adds its name, location and resolved module path. */
+export interface PluginSettings {
+  use?: string;
+  module?: string;
+  prefix?: string;
+  enabled: boolean;
+  deadlinesMs: PluginDeadlines;
+  isolation: PluginIsolation;
+  options: Record<string, unknown>;
+}
+
+export const PluginSettingsSchema = openTable({
+  use: KindSchema.optional(),
+  module: nonEmptyString('a path to a plugin module').optional(),
+  prefix: PrefixSchema.optional(),
+  enabled: booleanValue().default(true),
+  deadline_ms: positiveInt().optional(),
+  deadlines_ms: DeadlinesSchema.optional(),
+  isolation: oneOf(ISOLATIONS).default('inline'),
+})
+  .superRefine((table, ctx) => {
+    if (table.use !== undefined && table.module !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['module'],
+        message:
+          '"use" and "module" are mutually exclusive: set use = "<built-in kind>" or module = "<path>", not both',
+      });
+    }
+  })
+  .transform((table): PluginSettings => {
+    const { use, module, prefix, enabled, deadline_ms, deadlines_ms, isolation, ...options } = table;
+    const call = deadline_ms ?? DEFAULT_CALL_DEADLINE_MS;
+    return {
+      ...(use === undefined ? {} : { use }),
+      ...(module === undefined ? {} : { module }),
+      ...(prefix === undefined ? {} : { prefix }),
+      enabled,
+      deadlinesMs: {
+        callTool: deadlines_ms?.call_tool ?? call,
+        readResource: deadlines_ms?.read_resource ?? call,
+        getPrompt: deadlines_ms?.get_prompt ?? call,
+        complete: deadlines_ms?.complete ?? call,
+        start: deadlines_ms?.start ?? DEFAULT_LIFECYCLE_DEADLINE_MS,
+        shutdown: deadlines_ms?.shutdown ?? DEFAULT_LIFECYCLE_DEADLINE_MS,
+      },
+      isolation,
+      options,
+    };
+  });

@@ -1,0 +1,84 @@
+// The [server] table: transport, HTTP listen address, DNS-rebinding allow-lists, bearer token variable, log level.
+import * as z from 'zod';
+import { closedTable, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
+
+export const TRANSPORTS = ['stdio', 'http'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3000;
+
+export interface HttpAddress {
+  host: string;
+  /** 0 lets the system pick a free port. */
+  port: number;
+}
+
+/** An environment variable name, as `*_env` keys give them. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const HOST_PORT = /^(?:(\[[0-9A-Fa-f:.]+\]|[^\s:[\]/]+)?:)?(\d{1,5})$/;
+const HTTP_EXAMPLE = 'a "[host:]port" string such as "127.0.0.1:3000" or "3000"';
+
+/** Parses `[host:]port` (IPv6 hosts in brackets); undefined when the text is not one. */
+export function parseHttpAddress(text: string): HttpAddress | undefined {
+  const match = HOST_PORT.exec(text.trim());
+  if (!match?.[2]) return undefined;
+  const port = Number(match[2]);
+  if (port > 65_535) return undefined;
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1') || DEFAULT_HTTP_HOST;
+  return { host, port };
+}
+
+const HttpAddressSchema = z.string({ error: `expected ${HTTP_EXAMPLE}` }).transform((text, ctx) => {
+  const address = parseHttpAddress(text);
+  if (address) return address;
+  ctx.issues.push({
+    code: 'custom',
+    input: text,
+    message: `expected ${HTTP_EXAMPLE}, got ${JSON.stringify(text)}`,
+  });
+  return z.NEVER;
+});
+
+const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/\s]+$/;
+
+export const ServerConfigSchema = closedTable({
+  transport: oneOf(TRANSPORTS).default('stdio'),
+  http: HttpAddressSchema.optional(),
+  allowed_hosts: listOf(nonEmptyString('a host name'), 'an array of host names').default([]),
+  allowed_origins: listOf(
+    matching(ORIGIN, 'an origin such as "http://localhost:3000"'),
+    'an array of origins such as "http://localhost:3000"',
+  ).default([]),
+  auth_token_env: matching(
+    ENV_NAME_PATTERN,
+    'an environment variable name such as "FORESIGHT_TOKEN"',
+  ).optional(),
+  log_level: oneOf(LOG_LEVELS).default('info'),
+}).transform((raw): ServerConfig => ({
+  transport: raw.transport,
+  http: raw.http ?? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT },
+  allowedHosts: raw.allowed_hosts,
+  allowedOrigins: raw.allowed_origins,
+  ...(raw.auth_token_env === undefined ? {} : { authTokenEnv: raw.auth_token_env }),
+  logLevel: raw.log_level,
+}));
+
+export interface ServerConfig {
+  /** Default "stdio". */
+  transport: Transport;
+  /** Where the HTTP transport listens; default 127.0.0.1:3000. */
+  http: HttpAddress;
+  /** Host header values accepted besides the listen address and localhost; default none. */
+  allowedHosts: string[];
+  /** Origin header values accepted besides the local ones; default none. */
+  allowedOrigins: string[];
+  /** Environment variable holding the bearer token HTTP clients must send; default none (no auth). */
+  authTokenEnv?: string;
+  /** pino level; default "info". */
+  logLevel: LogLevel;
+}

@@ -1,0 +1,80 @@
+// A [tools."<published name>"] table: the user's value-model overrides for one tool, merged field by field.
+import type { FollowUpLink, ToolValueModel } from '../enrich/index.js';
+import {
+  booleanValue,
+  closedTable,
+  dropUndefined,
+  listOf,
+  nonEmptyString,
+  nonNegativeNumber,
+  numberBetween,
+  oneOf,
+} from './leaf-schemas.js';
+
+export const VALUE_CLASSES = [
+  'critical',
+  'supporting',
+  'optional',
+  'audit_only',
+] as const satisfies readonly ToolValueModel['valueClass'][];
+export const SIDE_EFFECTS = [
+  'pure',
+  'read_only',
+  'mutates_local',
+  'mutates_external',
+  'indeterminate',
+] as const satisfies readonly ToolValueModel['sideEffect'][];
+
+/** Only the fields the file sets are present, so a merge over built-in models keeps the rest. */
+export interface ToolOverride {
+  valueClass?: ToolValueModel['valueClass'];
+  sideEffect?: ToolValueModel['sideEffect'];
+  typicalKb?: number;
+  latencyMsP50?: number;
+  freshnessTtlS?: number;
+  followUp?: FollowUpLink[];
+  invalidates?: string[];
+  rateLimitHost?: string;
+  speculate?: boolean;
+}
+
+const FollowUpLinkSchema = closedTable(
+  {
+    tool: nonEmptyString('a published tool name'),
+    probability: numberBetween(0, 1),
+    projection: nonEmptyString('a field name of the result').optional(),
+    projection_arg: nonEmptyString('an argument name of the follow-up tool').optional(),
+  },
+  'a table { tool = "...", probability = 0.5 }',
+).transform((raw): FollowUpLink =>
+  dropUndefined({
+    tool: raw.tool,
+    probability: raw.probability,
+    projection: raw.projection,
+    projectionArg: raw.projection_arg,
+  }),
+);
+
+export const ToolOverrideSchema = closedTable({
+  value_class: oneOf(VALUE_CLASSES).optional(),
+  side_effect: oneOf(SIDE_EFFECTS).optional(),
+  typical_kb: nonNegativeNumber().optional(),
+  latency_ms_p50: nonNegativeNumber().optional(),
+  freshness_ttl_s: nonNegativeNumber().optional(),
+  follow_up: listOf(FollowUpLinkSchema, 'an array of { tool, probability } tables').optional(),
+  invalidates: listOf(nonEmptyString('a published tool name'), 'an array of published tool names').optional(),
+  rate_limit_host: nonEmptyString('a host name').optional(),
+  speculate: booleanValue().optional(),
+}).transform((raw): ToolOverride =>
+  dropUndefined({
+    valueClass: raw.value_class,
+    sideEffect: raw.side_effect,
+    typicalKb: raw.typical_kb,
+    latencyMsP50: raw.latency_ms_p50,
+    freshnessTtlS: raw.freshness_ttl_s,
+    followUp: raw.follow_up,
+    invalidates: raw.invalidates,
+    rateLimitHost: raw.rate_limit_host,
+    speculate: raw.speculate,
+  }),
+);

@@ -1,0 +1,50 @@
+// The loaded configuration as the rest of Foresight sees it: camelCase, defaults applied, each part knowing its place in the file.
+import type { KeyLines } from './key-path.js';
+import type { DeclarativeEnrichRule } from './schema-enrich.js';
+import type { PlannerConfig } from './schema-file.js';
+import type { PluginDeadlines, PluginIsolation } from './schema-plugin.js';
+import type { ServerConfig } from './schema-server.js';
+import type { ToolOverride } from './schema-tools.js';
+
+/** Where a plugin's code comes from: a built-in kind, or a module file (absolute path). */
+export type PluginOrigin = { type: 'builtin'; kind: string } | { type: 'module'; path: string };
+
+export interface PluginEntry {
+  /** Instance name: the table name in [plugins.<name>]. */
+  name: string;
+  /** `use = "kind"`, `module = "path"` (resolved against baseDir), or by default the built-in named like the table. */
+  origin: PluginOrigin;
+  /** Namespace of published names; default the instance name, "" for none. */
+  prefix: string;
+  /** Default true. */
+  enabled: boolean;
+  /** Per-method deadlines: deadline_ms (default 30000) for calls, 10000 for start and shutdown. */
+  deadlinesMs: PluginDeadlines;
+  /** Default "inline". */
+  isolation: PluginIsolation;
+  /** Every non-host key of the table, raw: the plugin validates them (see validatePluginOptions). */
+  options: Record<string, unknown>;
+  /** The config file, or undefined for the embedded default. */
+  file?: string;
+  /** Line of the table's header (0 when not from a file). */
+  line: number;
+  /** Lines of the keys inside the table, by path relative to it, for error messages. */
+  keyLines: KeyLines;
+  /** Directory that relative paths in the options are resolved against (the config file's). */
+  baseDir: string;
+}
+
+export interface ForesightConfig {
+  /** Absolute path of the file read, or undefined for the embedded default. */
+  file?: string;
+  /** The config file's directory (the working directory for the embedded default). */
+  baseDir: string;
+  server: ServerConfig;
+  /** In file order. */
+  plugins: PluginEntry[];
+  /** [[enrich]] rules in file order. */
+  enrich: DeclarativeEnrichRule[];
+  planner: PlannerConfig;
+  /** [tools."<published name>"] overrides, by published tool name. */
+  tools: Record<string, ToolOverride>;
+}

@@ -1,0 +1,120 @@
+// A stdio transport that answers bad input instead of dropping it: a line that is not JSON gets -32700,
+// one that is not JSON-RPC gets -32600, and an oversized line is skipped whole with -32600, all while
+// the session keeps serving. (The SDK's stdio transport reports these to onerror only, and closes on size.)
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** Default cap on one JSON-RPC line: 4 MiB, the same as the HTTP body cap. */
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+export interface LineTransportOptions {
+  input?: Readable;
+  output?: Writable;
+  maxLineBytes?: number;
+}
+
+export class LineStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly maxLineBytes: number;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** True while skipping the rest of an oversized line. */
+  private skipping = false;
+  private closed = false;
+
+  constructor(options: LineTransportOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onInputError);
+    this.input.once('end', this.onEnd);
+  }
+
+  private readonly onInputError = (error: Error) => this.onerror?.(error);
+  private readonly onEnd = () => void this.close();
+
+  private readonly onData = (chunk: Buffer) => {
+    let rest = chunk;
+    for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
+      this.take(rest.subarray(0, newline));
+      this.finishLine();
+      rest = rest.subarray(newline + 1);
+    }
+    if (rest.length > 0) this.take(rest);
+  };
+
+  private take(part: Buffer): void {
+    if (this.skipping) return;
+    this.pendingBytes += part.length;
+    if (this.pendingBytes > this.maxLineBytes) {
+      this.skipping = true;
+      this.pending = [];
+      return;
+    }
+    this.pending.push(part);
+  }
+
+  private finishLine(): void {
+    const skipped = this.skipping;
+    const line = Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.skipping = false;
+    if (skipped) {
+      this.reply(null, -32600, `request exceeds the ${this.maxLineBytes}-byte limit and was ignored`);
+      return;
+    }
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.reply(null, -32700, `parse error: ${(error as Error).message}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
+      this.reply(validId, -32600, 'invalid request: not a JSON-RPC 2.0 request, notification or response');
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  private reply(id: string | number | null, code: number, message: string): void {
+    this.write({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+
+  private write(message: unknown): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.closed) return resolve();
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.write(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onInputError);
+    this.input.off('end', this.onEnd);
+    this.input.pause();
+    this.onclose?.();
+  }
+}

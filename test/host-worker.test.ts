@@ -1,0 +1,63 @@
+// Worker isolation runs the compiled host (dist/), since a worker thread imports plain JavaScript.
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { createHost } from '../dist/create-host.js';
+import { createMemoryLogger, textOf } from './support/in-memory.js';
+
+const busyModule = fileURLToPath(new URL('./fixtures/plugins/busy.mjs', import.meta.url));
+
+async function connectWorkerHost(deadlineMs: number) {
+  const host = createHost({
+    plugins: [
+      { module: busyModule, isolation: 'worker', deadlines: { callTool: deadlineMs } },
+      {
+        plugin: {
+          id: 'inline',
+          version: '1.0.0',
+          build: () => ({
+            tools: () => [{ name: 'ping', inputSchema: { type: 'object' } }],
+            callTool: async () => ({ content: [{ type: 'text', text: 'pong' }] }),
+          }),
+        },
+      },
+    ],
+    logger: createMemoryLogger(),
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await host.connect(serverSide);
+  const client = new Client({ name: 'worker-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return { host, client };
+}
+
+describe('worker isolation', () => {
+  it('runs the plugin off the main thread', async () => {
+    const { host, client } = await connectWorkerHost(5_000);
+    try {
+      expect(Number(textOf(await client.callTool({ name: 'busy__thread', arguments: {} })))).toBeGreaterThan(0);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('ends a synchronous infinite loop at the deadline, keeps serving, and the plugin works again after', async () => {
+    const { host, client } = await connectWorkerHost(300);
+    try {
+      expect(textOf(await client.callTool({ name: 'busy__count', arguments: {} }))).toBe('1');
+      const spinning = client.callTool({ name: 'busy__spin', arguments: {} });
+      // The main thread is free while the worker spins.
+      expect(textOf(await client.callTool({ name: 'inline__ping', arguments: {} }))).toBe('pong');
+      const timedOut = await spinning;
+      expect(timedOut.isError).toBe(true);
+      expect(textOf(timedOut)).toContain('tool "busy__spin" did not finish within its deadline of 300 ms');
+      // A fresh thread serves the next call: its module state starts over.
+      const after = await client.callTool({ name: 'busy__count', arguments: {} });
+      expect(after.isError).toBeFalsy();
+      expect(textOf(after)).toBe('1');
+    } finally {
+      await host.close();
+    }
+  });
+});
