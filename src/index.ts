@@ -1,6 +1,6 @@
 // Package entry: the contracts third-party plugins build on, and createHost for programs that embed Foresight.
 export * from './host/contract.js';
-export { ForesightError, errors, ERROR_KINDS, type ErrorKind } from './host/errors.js';
+export { ForesightError, PluginError, ERROR_KINDS, type ErrorKind } from './host/errors.js';
 export type {
   ToolCategory,
   ToolRef,

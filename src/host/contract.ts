@@ -59,6 +59,11 @@ export interface RequestContext {
   speculative: boolean;
   createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult>;
   elicit(params: ElicitRequest['params']): Promise<ElicitResult>;
+  /**
+   * Over Streamable HTTP, ends this request's SSE stream early so the client reconnects and polls for the
+   * result (SEP-1699); undefined on transports and clients without it.
+   */
+  closeSSEStream?(): void;
 }
 
 export interface PluginProvider {

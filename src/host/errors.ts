@@ -135,8 +135,25 @@ export const errors = {
 /** Every code with its kind; a test keeps them unique and documented in docs/errors.md. */
 export const ERROR_CATALOG: readonly ErrorDefinition[] = catalog;
 
+/** Duck-typed, so errors from a plugin built against another copy of the package keep their kind. */
 export function isForesightError(value: unknown): value is ForesightError {
-  return value instanceof ForesightError;
+  if (value instanceof ForesightError) return true;
+  if (!(value instanceof Error)) return false;
+  const { code, kind } = value as Partial<ForesightError>;
+  return typeof code === 'string' && (ERROR_KINDS as readonly unknown[]).includes(kind);
+}
+
+const PLUGIN_REPORTED = 'E_PLUGIN_REPORTED';
+catalog.push({ code: PLUGIN_REPORTED, kind: 'internal' });
+
+/**
+ * For plugin authors: throw `new PluginError('not_found', 'no note 42')` and the client sees that message,
+ * with the kind deciding how it is reported (a tool error result, or -32602 / -32002 for other requests).
+ */
+export class PluginError extends ForesightError {
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(PLUGIN_REPORTED, kind, message, options);
+  }
 }
 
 /** A short, person-readable description of any thrown value (no stack). */

@@ -20,6 +20,7 @@ export interface CallEnvironment {
   /** Undefined when the client did not declare the elicitation capability. */
   elicit?(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
   speculative?: boolean;
+  closeSSEStream?(): void;
 }
 
 export function createRequestContext(env: CallEnvironment, signal: AbortSignal): RequestContext {
@@ -29,6 +30,7 @@ export function createRequestContext(env: CallEnvironment, signal: AbortSignal):
   return {
     signal,
     speculative,
+    closeSSEStream: env.closeSSEStream,
     reportProgress: async (progress, total, message) => {
       if (open() && !speculative) await env.sendProgress?.(progress, total, message);
     },

@@ -31,7 +31,10 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
   },
   conformance: {
     module: new URL('./conformance/index.js', import.meta.url),
-    load: async () => ({ plugin: (await import('./conformance/index.js')).default }),
+    load: async () => {
+      const loaded = await import('./conformance/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.ConformanceOptionsSchema };
+    },
   },
 };
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
@@ -18,6 +18,8 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   maxBodyBytes?: number;
   /** Suggested SSE reconnect delay sent to clients; default 1000 ms. */
   retryIntervalMs?: number;
+  /** A session with no request for this long is closed (clients rarely send DELETE); default 30 min. */
+  sessionIdleMs?: number;
   logger: Logger;
   createSession(): Session;
 }
@@ -32,6 +34,7 @@ export interface HttpServing {
 interface LiveSession {
   transport: StreamableHTTPServerTransport;
   session: Session;
+  lastSeenMs: number;
 }
 
 class BodyError extends Error {
@@ -67,6 +70,12 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unk
   }
 }
 
+/** A JSON-RPC message or a non-empty batch of them; anything else is -32600 (the SDK would answer -32700). */
+function isJsonRpcPayload(body: unknown): boolean {
+  const items = Array.isArray(body) ? body : [body];
+  return items.length > 0 && items.every((item) => JSONRPCMessageSchema.safeParse(item).success);
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -80,7 +89,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       eventStore: createMemoryEventStore(),
       retryInterval: options.retryIntervalMs ?? 1_000,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, session });
+        sessions.set(id, { transport, session, lastSeenMs: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -101,8 +110,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     }
     const sessionId = req.headers['mcp-session-id'];
     const live = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (live) live.lastSeenMs = Date.now();
     if (req.method === 'POST') {
       const body = await readJsonBody(req, maxBodyBytes);
+      if (!isJsonRpcPayload(body)) {
+        return sendJsonRpcError(res, 400, -32600, 'invalid request: not a JSON-RPC 2.0 request, notification or response');
+      }
       if (live) return live.transport.handleRequest(req, res, body);
       if (sessionId !== undefined) return sendJsonRpcError(res, 404, -32001, 'session not found; initialize again');
       if (!isInitializeRequest(body)) {
@@ -138,6 +151,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const live of sessions.values()) {
+        // An open GET stream counts as activity only when it began; idle here means no request at all.
+        if (live.lastSeenMs < cutoff) void live.transport.close();
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
   // With port 0 the real port is known only now, and the Host check needs it.
   guard = createHttpGuard({ ...options, port });
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -147,6 +172,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     port,
     sessionCount: () => sessions.size,
     close: async () => {
+      clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       sessions.clear();
       server.closeAllConnections();

@@ -21,7 +21,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallEnvironment, PluginHost } from '../host/index.js';
-import { requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
+import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
 
 export interface SessionOptions extends WireErrorOptions {
   name: string;
@@ -63,6 +63,7 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
     const capabilities = server.getClientCapabilities();
     return {
       signal: extra.signal,
+      closeSSEStream: extra.closeSSEStream,
       sendProgress:
         progressToken === undefined
           ? undefined
@@ -85,11 +86,11 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
     };
   };
 
-  const guard = async <T>(target: string, fn: () => Promise<T>): Promise<T> => {
+  const guard = async <T>(target: string, fn: () => Promise<T>, notFoundCode?: number): Promise<T> => {
     try {
       return await fn();
     } catch (error) {
-      throw requestFailure(error, target, options);
+      throw requestFailure(error, target, options, notFoundCode);
     }
   };
 
@@ -111,8 +112,10 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
     resourceTemplates: host.listResourceTemplates(),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    guard(`resource ${request.params.uri}`, () =>
-      host.readResource(request.params.uri, environment(extra, request.params._meta?.progressToken)),
+    guard(
+      `resource ${request.params.uri}`,
+      () => host.readResource(request.params.uri, environment(extra, request.params._meta?.progressToken)),
+      RESOURCE_NOT_FOUND,
     ),
   );
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {

@@ -1,9 +1,23 @@
 // The one place where error kinds become wire answers: isError tool results or JSON-RPC errors.
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ForesightError, describeThrown, errors, isForesightError } from '../host/index.js';
 
 /** JSON-RPC code MCP uses for an unknown resource. */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A JSON-RPC error as the SDK's request handler passes it on (code, message, data). Not McpError, whose
+ * message already carries an "MCP error N:" prefix that the client would then add a second time.
+ */
+export class WireError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
 
 export interface WireErrorOptions {
   /** Removes secret values from any text sent to a client. */
@@ -28,7 +42,7 @@ function messageOf(error: ForesightError, options: WireErrorOptions): string {
 export function toolCallFailure(error: unknown, tool: string, options: WireErrorOptions): CallToolResult {
   const failure = asForesightError(error, `tool "${tool}"`);
   if (failure.code === errors.toolNotFound.code) {
-    throw new McpError(ErrorCode.InvalidParams, messageOf(failure, options));
+    throw new WireError(ErrorCode.InvalidParams, messageOf(failure, options), { code: failure.code, kind: failure.kind });
   }
   return {
     isError: true,
@@ -37,20 +51,29 @@ export function toolCallFailure(error: unknown, tool: string, options: WireError
   };
 }
 
-/** Any other request: kinds map to JSON-RPC codes. */
-export function requestFailure(error: unknown, target: string, options: WireErrorOptions): McpError {
-  if (error instanceof McpError) return error;
+/**
+ * Any other request: kinds map to JSON-RPC codes. `notFoundCode` lets resources/read answer a missing
+ * resource with -32002, as MCP asks, whichever plugin reported it.
+ */
+export function requestFailure(
+  error: unknown,
+  target: string,
+  options: WireErrorOptions,
+  notFoundCode: number = ErrorCode.InvalidParams,
+): WireError {
+  if (error instanceof WireError) return error;
   const failure = asForesightError(error, target);
   const message = messageOf(failure, options);
   const data = { code: failure.code, kind: failure.kind };
-  if (failure.code === errors.resourceNotFound.code) return new McpError(RESOURCE_NOT_FOUND, message, data);
+  if (failure.code === errors.resourceNotFound.code) return new WireError(RESOURCE_NOT_FOUND, message, data);
   switch (failure.kind) {
-    case 'invalid_input':
     case 'not_found':
-      return new McpError(ErrorCode.InvalidParams, message, data);
+      return new WireError(notFoundCode, message, data);
+    case 'invalid_input':
+      return new WireError(ErrorCode.InvalidParams, message, data);
     case 'timeout':
-      return new McpError(ErrorCode.RequestTimeout, message, data);
+      return new WireError(ErrorCode.RequestTimeout, message, data);
     default:
-      return new McpError(ErrorCode.InternalError, message, data);
+      return new WireError(ErrorCode.InternalError, message, data);
   }
 }

@@ -1,0 +1,48 @@
+// The conformance fixture plugin: the tools, resources and prompts the official MCP conformance suite exercises.
+// Mount it with prefix "" so its local names are the published ones the suite asks for (off by default).
+import { definePlugin, errors, type PluginProvider } from '../../host/index.js';
+import { complete } from './completion.js';
+import { parseConformanceOptions } from './options.js';
+import { CONTENT_TOOLS } from './content-tools.js';
+import { ELICITATION_TOOLS } from './elicitation-tools.js';
+import type { FixtureTool } from './fixture-tool.js';
+import { PROMPTS, getPrompt } from './prompts.js';
+import { RESOURCE_TEMPLATES, listResources, readResource } from './resources.js';
+import { SESSION_TOOLS } from './session-tools.js';
+import { createWatchedResource } from './watched-resource.js';
+
+export { ConformanceOptionsSchema, type ConformanceOptions } from './options.js';
+
+const FIXTURE_TOOLS: readonly FixtureTool[] = [...CONTENT_TOOLS, ...SESSION_TOOLS, ...ELICITATION_TOOLS];
+
+export default definePlugin({
+  id: 'conformance',
+  version: '0.1.0',
+  build(ctx): PluginProvider {
+    const options = parseConformanceOptions(ctx.config);
+    const watched = createWatchedResource({
+      intervalMs: options.watch_interval_ms,
+      notifyUpdated: (uri) => ctx.notifyResourceUpdated(uri),
+      logger: ctx.logger,
+    });
+    const byName = new Map(FIXTURE_TOOLS.map((tool) => [tool.descriptor.name, tool]));
+
+    return {
+      // Copies, so that enrichers editing a listed schema never edit the fixture itself.
+      tools: () => FIXTURE_TOOLS.map((tool) => structuredClone(tool.descriptor)),
+      callTool: async (name, args, requestCtx) => {
+        const tool = byName.get(name);
+        if (!tool) throw errors.toolNotFound(name);
+        return tool.run(args, requestCtx);
+      },
+      resources: () => listResources(watched),
+      resourceTemplates: () => [...RESOURCE_TEMPLATES],
+      readResource: async (uri) => readResource(uri, watched),
+      prompts: () => structuredClone([...PROMPTS]),
+      getPrompt: async (name, args) => getPrompt(name, args),
+      complete: async (req) => complete(req),
+      start: async () => watched.start(),
+      shutdown: async () => watched.stop(),
+    };
+  },
+});
