@@ -1,6 +1,7 @@
 // Request checks before any MCP handling: Host/Origin against DNS rebinding, and the optional bearer token.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { errors } from '../host/index.js';
 
 export interface HttpGuardOptions {
   host: string;
@@ -40,7 +41,7 @@ export function createHttpGuard(options: HttpGuardOptions): (headers: IncomingHt
     if (token) {
       const given = Buffer.from(headers.authorization ?? '');
       if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        return { ok: false, status: 401, message: 'missing or wrong bearer token' };
+        return { ok: false, status: 401, message: errors.unauthorized().message };
       }
     }
     return { ok: true };
