@@ -10,7 +10,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname } },
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -43,8 +46,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+(?!(\\.\\./)*(host|enrich)/index\\.js$)(host|enrich|planner|format|config|protocol|cli|create-host)',
-              message: 'Plugins import only the host and enrich entry modules (../../host/index.js, ../../enrich/index.js).',
+              regex:
+                '^(\\.\\./)+(?!(\\.\\./)*(host|enrich)/index\\.js$)(host|enrich|planner|format|config|protocol|cli|create-host)',
+              message:
+                'Plugins import only the host and enrich entry modules (../../host/index.js, ../../enrich/index.js).',
             },
             {
               regex: '^\\.\\./(?!\\.\\.)',
@@ -56,7 +61,19 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

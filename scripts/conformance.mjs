@@ -8,9 +8,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = `${root}dist/cli/main.js`;
 const baseline = `${root}test/conformance-baseline.yml`;
 
-const server = spawn(process.execPath, [cli, 'serve', '--config', `${root}test/fixtures/conformance.toml`, '--http', '127.0.0.1:0'], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
+const server = spawn(
+  process.execPath,
+  [cli, 'serve', '--config', `${root}test/fixtures/conformance.toml`, '--http', '127.0.0.1:0'],
+  {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  },
+);
 
 const url = await new Promise((resolve, reject) => {
   let seen = '';

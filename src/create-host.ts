@@ -1,15 +1,13 @@
 // Composition root: turns a config (or plugin objects) into a running host that serves any SDK transport.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type ForesightConfig, type PluginEntry, redactSecrets, validatePluginOptions } from './config/index.js';
-import { type ToolEnricher, createArgumentValidator } from './enrich/index.js';
 import {
-  type Logger,
-  type MountSpec,
-  type Plugin,
-  PluginHost,
-  createLogger,
-  errors,
-} from './host/index.js';
+  type ForesightConfig,
+  type PluginEntry,
+  redactSecrets,
+  validatePluginOptions,
+} from './config/index.js';
+import { type ToolEnricher, createArgumentValidator } from './enrich/index.js';
+import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
   type HttpServing,
@@ -75,13 +73,18 @@ export async function mountSpecFromEntry(entry: PluginEntry): Promise<MountSpec>
   const builtin = BUILTIN_PLUGINS[entry.origin.kind];
   if (!builtin) throw errors.pluginUnknownKind(entry.origin.kind, BUILTIN_KINDS);
   const loaded = await builtin.load();
-  const prepared = builtin.prepareOptions ? builtin.prepareOptions(entry.options, entry.baseDir) : entry.options;
-  const options = loaded.optionsSchema ? validatePluginOptions({ ...entry, options: prepared }, loaded.optionsSchema) : prepared;
+  const prepared = builtin.prepareOptions
+    ? builtin.prepareOptions(entry.options, entry.baseDir)
+    : entry.options;
+  const options = loaded.optionsSchema
+    ? validatePluginOptions({ ...entry, options: prepared }, loaded.optionsSchema)
+    : prepared;
   return { ...base, plugin: loaded.plugin, module: builtin.module.href, options };
 }
 
 export function createHost(options: CreateHostOptions = {}): ForesightHost {
-  const logger = options.logger ?? createLogger({ level: options.config?.server.logLevel, redact: redactSecrets });
+  const logger =
+    options.logger ?? createLogger({ level: options.config?.server.logLevel, redact: redactSecrets });
   const validator = createArgumentValidator((tool, reason) =>
     logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
   );
@@ -103,7 +106,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       for (const entry of options.config?.plugins ?? []) {
         if (entry.enabled) plugins.mount(await mountSpecFromEntry(entry));
       }
-      for (const extra of options.plugins ?? []) plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
+      for (const extra of options.plugins ?? [])
+        plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
       await plugins.start();
     })();
     return starting;

@@ -42,10 +42,16 @@ describe('completion', () => {
   it('routes ref/resource by scheme with the local URI template', async () => {
     const { client, close } = await connect({ plugins: [words] });
     try {
-      await client.complete({ ref: { type: 'ref/resource', uri: 'words://word/{w}' }, argument: { name: 'w', value: 'b' } });
+      await client.complete({
+        ref: { type: 'ref/resource', uri: 'words://word/{w}' },
+        argument: { name: 'w', value: 'b' },
+      });
       expect(asked.at(-1)).toEqual({ type: 'ref/resource', uri: 'word/{w}' });
       await expect(
-        client.complete({ ref: { type: 'ref/prompt', name: 'nobody__greet' }, argument: { name: 'x', value: '' } }),
+        client.complete({
+          ref: { type: 'ref/prompt', name: 'nobody__greet' },
+          argument: { name: 'x', value: '' },
+        }),
       ).rejects.toMatchObject({ code: -32602 });
     } finally {
       await close();

@@ -20,7 +20,9 @@ const fast = definePlugin({
   id: 'fast',
   version: '1.0.0',
   build: () => ({
-    tools: () => [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+    tools: () => [
+      { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    ],
     callTool: async (_name, args) => ({ content: [{ type: 'text', text: String(args.text) }] }),
   }),
 });

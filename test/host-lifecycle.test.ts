@@ -43,7 +43,12 @@ describe('lifecycle', () => {
   it('on a failed start, shuts the started plugins down in reverse and names the failing plugin', async () => {
     const events: string[] = [];
     const host = createHost({
-      plugins: [recorder(events, 'a'), recorder(events, 'b'), recorder(events, 'c', { failStart: true }), recorder(events, 'd')],
+      plugins: [
+        recorder(events, 'a'),
+        recorder(events, 'b'),
+        recorder(events, 'c', { failStart: true }),
+        recorder(events, 'd'),
+      ],
       logger: createMemoryLogger(),
     });
     await expect(host.start()).rejects.toThrow(/plugin "c" failed to start: c cannot reach its backend/);
@@ -63,14 +68,20 @@ describe('lifecycle', () => {
           plugin: definePlugin({
             id: 'stuck',
             version: '1.0.0',
-            build: () => ({ tools: () => [], callTool: async () => ({ content: [] }), start: () => new Promise(() => {}) }),
+            build: () => ({
+              tools: () => [],
+              callTool: async () => ({ content: [] }),
+              start: () => new Promise(() => {}),
+            }),
           }),
           deadlines: { start: 50 },
         },
       ],
       logger: createMemoryLogger(),
     });
-    await expect(host.start()).rejects.toThrow(/plugin "stuck" failed to start: start\(\) of plugin "stuck" did not finish within its deadline of 50 ms/);
+    await expect(host.start()).rejects.toThrow(
+      /plugin "stuck" failed to start: start\(\) of plugin "stuck" did not finish within its deadline of 50 ms/,
+    );
   });
 
   it('keeps shutting down the others when one shutdown() throws, and logs it', async () => {

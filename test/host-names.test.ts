@@ -3,7 +3,10 @@ import { type Plugin, definePlugin } from '../src/index.js';
 import { createHost } from '../src/create-host.js';
 import { connect, createMemoryLogger } from './support/in-memory.js';
 
-function pluginWith(id: string, catalog: { tools?: string[]; prompts?: string[]; resources?: string[] }): Plugin {
+function pluginWith(
+  id: string,
+  catalog: { tools?: string[]; prompts?: string[]; resources?: string[] },
+): Plugin {
   return definePlugin({
     id,
     version: '1.0.0',
@@ -30,7 +33,9 @@ async function startError(plugins: Parameters<typeof createHost>[0]['plugins']):
 describe('names', () => {
   it('publishes tools and prompts as <prefix>__<local> and resources as <prefix>://<local>', async () => {
     const { client, close } = await connect({
-      plugins: [{ plugin: pluginWith('notes', { tools: ['add'], prompts: ['summarize'], resources: ['all'] }) }],
+      plugins: [
+        { plugin: pluginWith('notes', { tools: ['add'], prompts: ['summarize'], resources: ['all'] }) },
+      ],
     });
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['notes__add']);
@@ -50,7 +55,10 @@ describe('names', () => {
     });
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['my_notes__add', 'plain']);
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['my-notes://all', 'bare://x']);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+        'my-notes://all',
+        'bare://x',
+      ]);
     } finally {
       await close();
     }

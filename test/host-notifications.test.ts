@@ -49,8 +49,13 @@ const live = definePlugin({
             messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
             maxTokens: 10,
           });
-          const elicited = await rc.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
-          return { content: [{ type: 'text', text: `${JSON.stringify(sampled.content)} ${elicited.action}` }] };
+          const elicited = await rc.elicit({
+            message: 'name?',
+            requestedSchema: { type: 'object', properties: {} },
+          });
+          return {
+            content: [{ type: 'text', text: `${JSON.stringify(sampled.content)} ${elicited.action}` }],
+          };
         }
         return { content: [{ type: 'text', text: name }] };
       },
@@ -79,7 +84,10 @@ describe('notifications and request context', () => {
     const { client, close } = await connect({ plugins: [live] });
     try {
       const updates: string[] = [];
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+      client.setNotificationHandler(
+        ResourceUpdatedNotificationSchema,
+        (n) => void updates.push(n.params.uri),
+      );
       context?.notifyResourceUpdated('feed'); // not subscribed yet
       await client.subscribeResource({ uri: 'live://feed' });
       context?.notifyResourceUpdated('feed');
@@ -96,7 +104,9 @@ describe('notifications and request context', () => {
     const { client, close } = await connect({ plugins: [live] });
     try {
       const controller = new AbortController();
-      const call = client.callTool({ name: 'live__wait', arguments: {} }, undefined, { signal: controller.signal });
+      const call = client.callTool({ name: 'live__wait', arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
       await new Promise((r) => setTimeout(r, 20));
       controller.abort('user pressed stop');
       await expect(call).rejects.toThrow();
@@ -126,10 +136,7 @@ describe('notifications and request context', () => {
   });
 
   it('relays sampling and elicitation to a client that supports them, and refuses otherwise', async () => {
-    const capable = await connect(
-      { plugins: [live] },
-      { capabilities: { sampling: {}, elicitation: {} } },
-    );
+    const capable = await connect({ plugins: [live] }, { capabilities: { sampling: {}, elicitation: {} } });
     try {
       capable.client.setRequestHandler(CreateMessageRequestSchema, async () => ({
         model: 'test',

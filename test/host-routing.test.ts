@@ -21,7 +21,12 @@ const docs = definePlugin({
     resourceTemplates: () => [{ uriTemplate: 'page/{slug}', name: 'page' }],
     readResource: async (uri) => {
       reads.push(uri);
-      return { contents: [{ uri, text: `content of ${uri}` }, { uri: 'notes://stolen', text: 'x' }] };
+      return {
+        contents: [
+          { uri, text: `content of ${uri}` },
+          { uri: 'notes://stolen', text: 'x' },
+        ],
+      };
     },
   }),
 });
@@ -45,7 +50,10 @@ describe('routing', () => {
       expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(['docs://page/{slug}']);
       const read = await client.readResource({ uri: 'docs://page/getting-started' });
       expect(reads).toContain('page/getting-started');
-      expect(read.contents[0]).toMatchObject({ uri: 'docs://page/getting-started', text: 'content of page/getting-started' });
+      expect(read.contents[0]).toMatchObject({
+        uri: 'docs://page/getting-started',
+        text: 'content of page/getting-started',
+      });
       // A URI in another plugin's scheme is wrapped into the returning plugin's own scheme.
       expect(read.contents[1]?.uri).toBe('docs://notes://stolen');
       const own = await client.readResource({ uri: 'notes://stolen' });
@@ -59,7 +67,9 @@ describe('routing', () => {
     const { client, close } = await connect({ plugins: [docs, notes] });
     try {
       const result = await client.callTool({ name: 'docs__link', arguments: {} });
-      const uris = (result.content as { uri?: string; resource?: { uri: string } }[]).map((c) => c.uri ?? c.resource?.uri);
+      const uris = (result.content as { uri?: string; resource?: { uri: string } }[]).map(
+        (c) => c.uri ?? c.resource?.uri,
+      );
       expect(uris).toEqual(['docs://page/intro', 'docs://other://elsewhere', 'docs://page/own']);
     } finally {
       await close();

@@ -36,7 +36,9 @@ describe('worker isolation', () => {
   it('runs the plugin off the main thread', async () => {
     const { host, client } = await connectWorkerHost(5_000);
     try {
-      expect(Number(textOf(await client.callTool({ name: 'busy__thread', arguments: {} })))).toBeGreaterThan(0);
+      expect(Number(textOf(await client.callTool({ name: 'busy__thread', arguments: {} })))).toBeGreaterThan(
+        0,
+      );
     } finally {
       await host.close();
     }

@@ -26,7 +26,10 @@ async function load(options: CommonOptions): Promise<ForesightConfig> {
 async function withHost<T>(options: CommonOptions, fn: (host: ForesightHost) => Promise<T>): Promise<T> {
   const config = await load(options);
   const level: LogLevel = options.debug ? 'debug' : 'warn';
-  const host = createHost({ config: { ...config, server: { ...config.server, logLevel: level } }, debug: options.debug });
+  const host = createHost({
+    config: { ...config, server: { ...config.server, logLevel: level } },
+    debug: options.debug,
+  });
   try {
     await host.start();
     return await fn(host);
@@ -37,14 +40,23 @@ async function withHost<T>(options: CommonOptions, fn: (host: ForesightHost) => 
 
 function parseCliAddress(text: string) {
   const address = parseHttpAddress(text);
-  if (!address) throw new CliError(`--http ${JSON.stringify(text)}: expected [host:]port, e.g. 3000 or 127.0.0.1:3000`, 2);
+  if (!address)
+    throw new CliError(
+      `--http ${JSON.stringify(text)}: expected [host:]port, e.g. 3000 or 127.0.0.1:3000`,
+      2,
+    );
   return address;
 }
 
 export async function serveCommand(options: CommonOptions & { http?: string }): Promise<void> {
   const config = await load(options);
   const host = createHost({ config, debug: options.debug });
-  const address = options.http !== undefined ? parseCliAddress(options.http) : config.server.transport === 'http' ? config.server.http : undefined;
+  const address =
+    options.http !== undefined
+      ? parseCliAddress(options.http)
+      : config.server.transport === 'http'
+        ? config.server.http
+        : undefined;
   let stop: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -95,7 +107,11 @@ export async function toolsCommand(options: CommonOptions & { json?: boolean }):
   });
 }
 
-export async function callCommand(tool: string, json: string | undefined, options: CommonOptions & { json?: boolean }) {
+export async function callCommand(
+  tool: string,
+  json: string | undefined,
+  options: CommonOptions & { json?: boolean },
+) {
   let args: Record<string, unknown> = {};
   if (json !== undefined) {
     let parsed: unknown;
@@ -129,6 +145,8 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
     for (const m of mounted) {
       process.stdout.write(`ok  ${m.name} (${m.id}), prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools\n`);
     }
-    process.stdout.write(`config is valid: ${mounted.length} plugins, ${host.plugins.listTools().length} tools\n`);
+    process.stdout.write(
+      `config is valid: ${mounted.length} plugins, ${host.plugins.listTools().length} tools\n`,
+    );
   });
 }

@@ -1,6 +1,6 @@
 // Checks a call's arguments against the tool's input schema and says, in one line per problem, what to fix.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { errors } from '../host/errors.js';
+import { errors } from '../host/index.js';
 
 export interface ArgumentValidator {
   /** Throws E_INVALID_ARGUMENTS naming each bad parameter, what was given and what is allowed. */
@@ -22,7 +22,11 @@ function valueAt(args: Record<string, unknown>, pointer: string): unknown {
   return current;
 }
 
-function describeIssue(issue: ErrorObject, args: Record<string, unknown>, schema: Record<string, unknown>): string {
+function describeIssue(
+  issue: ErrorObject,
+  args: Record<string, unknown>,
+  schema: Record<string, unknown>,
+): string {
   const where = issue.instancePath ? issue.instancePath.slice(1).replaceAll('/', '.') : '';
   const param = where ? `parameter "${where}"` : 'arguments';
   const params = issue.params as Record<string, unknown>;
@@ -30,7 +34,9 @@ function describeIssue(issue: ErrorObject, args: Record<string, unknown>, schema
     case 'required':
       return `missing required parameter "${[where, params.missingProperty].filter(Boolean).join('.')}"`;
     case 'additionalProperties': {
-      const allowed = where ? [] : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+      const allowed = where
+        ? []
+        : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
       const name = [where, params.additionalProperty].filter(Boolean).join('.');
       return `unknown parameter "${name}"${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`;
     }
@@ -42,7 +48,9 @@ function describeIssue(issue: ErrorObject, args: Record<string, unknown>, schema
 }
 
 /** Compiled validators are cached per schema object; a schema ajv cannot compile is not enforced. */
-export function createArgumentValidator(onUncompilable?: (tool: string, reason: string) => void): ArgumentValidator {
+export function createArgumentValidator(
+  onUncompilable?: (tool: string, reason: string) => void,
+): ArgumentValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   const compiled = new WeakMap<object, ValidateFunction | null>();
 

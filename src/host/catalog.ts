@@ -16,7 +16,12 @@ function readList<T>(owner: string, what: string, read: (() => T[]) | undefined)
   return list as T[];
 }
 
-function checkNamed(owner: string, what: string, items: readonly unknown[], key: 'name' | 'uri' | 'uriTemplate') {
+function checkNamed(
+  owner: string,
+  what: string,
+  items: readonly unknown[],
+  key: 'name' | 'uri' | 'uriTemplate',
+) {
   for (const item of items) {
     const value = (item as Record<string, unknown> | null)?.[key];
     if (typeof value !== 'string' || value.length === 0) {
@@ -25,7 +30,12 @@ function checkNamed(owner: string, what: string, items: readonly unknown[], key:
   }
 }
 
-export function readCatalogPart(provider: PluginProvider, owner: string, kind: CatalogKind, into: Catalog): Catalog {
+export function readCatalogPart(
+  provider: PluginProvider,
+  owner: string,
+  kind: CatalogKind,
+  into: Catalog,
+): Catalog {
   switch (kind) {
     case 'tools': {
       const tools = readList(owner, 'tools()', () => provider.tools());
@@ -33,7 +43,10 @@ export function readCatalogPart(provider: PluginProvider, owner: string, kind: C
       for (const tool of tools) {
         const schema = tool.inputSchema as { type?: unknown } | undefined;
         if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
-          throw errors.badResult(`tools() of plugin ${owner}`, `tool "${tool.name}" needs an inputSchema of type "object"`);
+          throw errors.badResult(
+            `tools() of plugin ${owner}`,
+            `tool "${tool.name}" needs an inputSchema of type "object"`,
+          );
         }
       }
       return { ...into, tools };
@@ -55,6 +68,7 @@ export function readCatalogPart(provider: PluginProvider, owner: string, kind: C
 
 export function readCatalog(provider: PluginProvider, owner: string): Catalog {
   let catalog: Catalog = { tools: [], resources: [], templates: [], prompts: [] };
-  for (const kind of ['tools', 'resources', 'prompts'] as const) catalog = readCatalogPart(provider, owner, kind, catalog);
+  for (const kind of ['tools', 'resources', 'prompts'] as const)
+    catalog = readCatalogPart(provider, owner, kind, catalog);
   return catalog;
 }

@@ -15,7 +15,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCategory, ToolEnricher } from '../enrich/contract.js';
+import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
 
 /** Plugin ids, and so default prefixes: lowercase, start with a letter, at most 32 chars. */
 export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;

@@ -1,6 +1,13 @@
 // Every error Foresight raises: a stable code, a kind, and a message template. Only protocol/ maps them to the wire.
 
-export const ERROR_KINDS = ['invalid_input', 'not_found', 'conflict', 'unavailable', 'timeout', 'internal'] as const;
+export const ERROR_KINDS = [
+  'invalid_input',
+  'not_found',
+  'conflict',
+  'unavailable',
+  'timeout',
+  'internal',
+] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export class ForesightError extends Error {
@@ -32,103 +39,195 @@ const quote = (value: string) => JSON.stringify(value);
 
 export const errors = {
   // configuration
-  configSyntax: define('E_CONFIG_SYNTAX', 'invalid_input', (file: string, line: number, detail: string) =>
-    `${file}:${line}: invalid TOML: ${detail}`,
+  configSyntax: define(
+    'E_CONFIG_SYNTAX',
+    'invalid_input',
+    (file: string, line: number, detail: string) => `${file}:${line}: invalid TOML: ${detail}`,
   ),
-  configInvalid: define('E_CONFIG_INVALID', 'invalid_input', (where: string, detail: string) => `${where}: ${detail}`),
-  configFileMissing: define('E_CONFIG_FILE_MISSING', 'not_found', (file: string) =>
-    `config file ${quote(file)} does not exist`,
+  configInvalid: define(
+    'E_CONFIG_INVALID',
+    'invalid_input',
+    (where: string, detail: string) => `${where}: ${detail}`,
   ),
-  configUnreadable: define('E_CONFIG_UNREADABLE', 'unavailable', (file: string, detail: string) =>
-    `cannot read config file ${quote(file)}: ${detail}`,
+  configFileMissing: define(
+    'E_CONFIG_FILE_MISSING',
+    'not_found',
+    (file: string) => `config file ${quote(file)} does not exist`,
   ),
-  secretMissing: define('E_SECRET_MISSING', 'invalid_input', (variable: string, key: string) =>
-    `environment variable ${variable} (named by ${key}) is not set or empty`,
+  configUnreadable: define(
+    'E_CONFIG_UNREADABLE',
+    'unavailable',
+    (file: string, detail: string) => `cannot read config file ${quote(file)}: ${detail}`,
+  ),
+  secretMissing: define(
+    'E_SECRET_MISSING',
+    'invalid_input',
+    (variable: string, key: string) =>
+      `environment variable ${variable} (named by ${key}) is not set or empty`,
   ),
   // mounting
-  pluginIdInvalid: define('E_PLUGIN_ID_INVALID', 'invalid_input', (id: string, owner: string) =>
-    `plugin id ${quote(id)} (${owner}) must match ^[a-z][a-z0-9_]{0,31}$ and contain no "__"`,
+  pluginIdInvalid: define(
+    'E_PLUGIN_ID_INVALID',
+    'invalid_input',
+    (id: string, owner: string) =>
+      `plugin id ${quote(id)} (${owner}) must match ^[a-z][a-z0-9_]{0,31}$ and contain no "__"`,
   ),
-  pluginUnknownKind: define('E_PLUGIN_UNKNOWN_KIND', 'invalid_input', (kind: string, known: readonly string[]) =>
-    `unknown built-in plugin ${quote(kind)}; built-in plugins are: ${known.join(', ')}; use module = "path" for others`,
+  pluginUnknownKind: define(
+    'E_PLUGIN_UNKNOWN_KIND',
+    'invalid_input',
+    (kind: string, known: readonly string[]) =>
+      `unknown built-in plugin ${quote(kind)}; built-in plugins are: ${known.join(', ')}; use module = "path" for others`,
   ),
-  pluginLoad: define('E_PLUGIN_LOAD', 'unavailable', (owner: string, detail: string) =>
-    `cannot load plugin ${owner}: ${detail}`,
+  pluginLoad: define(
+    'E_PLUGIN_LOAD',
+    'unavailable',
+    (owner: string, detail: string) => `cannot load plugin ${owner}: ${detail}`,
   ),
-  pluginBuild: define('E_PLUGIN_BUILD', 'internal', (owner: string, detail: string) =>
-    `plugin ${owner} failed to build: ${detail}`,
+  pluginBuild: define(
+    'E_PLUGIN_BUILD',
+    'internal',
+    (owner: string, detail: string) => `plugin ${owner} failed to build: ${detail}`,
   ),
-  pluginStart: define('E_PLUGIN_START', 'unavailable', (owner: string, detail: string) =>
-    `plugin ${owner} failed to start: ${detail}`,
+  pluginStart: define(
+    'E_PLUGIN_START',
+    'unavailable',
+    (owner: string, detail: string) => `plugin ${owner} failed to start: ${detail}`,
   ),
-  nameInvalid: define('E_NAME_INVALID', 'invalid_input', (what: string, name: string, owner: string, rule: string) =>
-    `${what} ${quote(name)} of ${owner} is not a valid name: ${rule}`,
+  nameInvalid: define(
+    'E_NAME_INVALID',
+    'invalid_input',
+    (what: string, name: string, owner: string, rule: string) =>
+      `${what} ${quote(name)} of ${owner} is not a valid name: ${rule}`,
   ),
-  nameConflict: define('E_NAME_CONFLICT', 'conflict', (what: string, name: string, first: string, second: string) =>
-    `${what} ${quote(name)} is published by both ${first} and ${second}; give one of them another prefix`,
+  nameConflict: define(
+    'E_NAME_CONFLICT',
+    'conflict',
+    (what: string, name: string, first: string, second: string) =>
+      `${what} ${quote(name)} is published by both ${first} and ${second}; give one of them another prefix`,
   ),
-  registerAfterStart: define('E_REGISTER_AFTER_START', 'conflict', (id: string) =>
-    `cannot mount plugin ${quote(id)}: the host has already started`,
+  registerAfterStart: define(
+    'E_REGISTER_AFTER_START',
+    'conflict',
+    (id: string) => `cannot mount plugin ${quote(id)}: the host has already started`,
   ),
   // requests
   toolNotFound: define('E_TOOL_NOT_FOUND', 'not_found', (name: string) => `unknown tool ${quote(name)}`),
-  promptNotFound: define('E_PROMPT_NOT_FOUND', 'not_found', (name: string) => `unknown prompt ${quote(name)}`),
-  resourceNotFound: define('E_RESOURCE_NOT_FOUND', 'not_found', (uri: string) => `resource not found: ${uri}`),
-  invalidArguments: define('E_INVALID_ARGUMENTS', 'invalid_input', (target: string, detail: string) =>
-    `invalid arguments for ${target}: ${detail}`,
+  promptNotFound: define(
+    'E_PROMPT_NOT_FOUND',
+    'not_found',
+    (name: string) => `unknown prompt ${quote(name)}`,
   ),
-  completionRefUnsupported: define('E_COMPLETION_REF', 'invalid_input', (detail: string) =>
-    `cannot complete ${detail}`,
+  resourceNotFound: define(
+    'E_RESOURCE_NOT_FOUND',
+    'not_found',
+    (uri: string) => `resource not found: ${uri}`,
   ),
-  deadline: define('E_DEADLINE', 'timeout', (target: string, deadlineMs: number) =>
-    `${target} did not finish within its deadline of ${deadlineMs} ms`,
+  invalidArguments: define(
+    'E_INVALID_ARGUMENTS',
+    'invalid_input',
+    (target: string, detail: string) => `invalid arguments for ${target}: ${detail}`,
   ),
-  cancelled: define('E_CANCELLED', 'unavailable', (target: string) => `${target} was cancelled by the client`),
-  shuttingDown: define('E_SHUTTING_DOWN', 'unavailable', (target: string) =>
-    `${target} was stopped because the server is shutting down`,
+  completionRefUnsupported: define(
+    'E_COMPLETION_REF',
+    'invalid_input',
+    (detail: string) => `cannot complete ${detail}`,
   ),
-  pluginFailed: define('E_PLUGIN_FAILED', 'internal', (target: string, detail: string) =>
-    `${target} failed: ${detail}`,
+  deadline: define(
+    'E_DEADLINE',
+    'timeout',
+    (target: string, deadlineMs: number) =>
+      `${target} did not finish within its deadline of ${deadlineMs} ms`,
   ),
-  pluginCrashed: define('E_PLUGIN_CRASHED', 'internal', (target: string, detail: string) =>
-    `${target} failed: an error escaped the plugin's handler: ${detail}`,
+  cancelled: define(
+    'E_CANCELLED',
+    'unavailable',
+    (target: string) => `${target} was cancelled by the client`,
   ),
-  workerExited: define('E_WORKER_EXITED', 'unavailable', (owner: string, detail: string) =>
-    `the worker thread of plugin ${owner} stopped: ${detail}`,
+  shuttingDown: define(
+    'E_SHUTTING_DOWN',
+    'unavailable',
+    (target: string) => `${target} was stopped because the server is shutting down`,
   ),
-  capabilityMissing: define('E_CAPABILITY_MISSING', 'unavailable', (capability: string) =>
-    `the connected client does not support ${capability}`,
+  pluginFailed: define(
+    'E_PLUGIN_FAILED',
+    'internal',
+    (target: string, detail: string) => `${target} failed: ${detail}`,
   ),
-  speculativeForbidden: define('E_SPECULATIVE_FORBIDDEN', 'invalid_input', (what: string) =>
-    `${what} is not allowed in a speculative call`,
+  pluginCrashed: define(
+    'E_PLUGIN_CRASHED',
+    'internal',
+    (target: string, detail: string) => `${target} failed: an error escaped the plugin's handler: ${detail}`,
   ),
-  foreignUri: define('E_FOREIGN_URI', 'conflict', (uri: string, owner: string, plugin: string) =>
-    `plugin ${plugin} returned ${uri}, which belongs to ${owner}`,
+  workerExited: define(
+    'E_WORKER_EXITED',
+    'unavailable',
+    (owner: string, detail: string) => `the worker thread of plugin ${owner} stopped: ${detail}`,
   ),
-  badResult: define('E_BAD_RESULT', 'internal', (target: string, detail: string) =>
-    `${target} returned a malformed result: ${detail}`,
+  capabilityMissing: define(
+    'E_CAPABILITY_MISSING',
+    'unavailable',
+    (capability: string) => `the connected client does not support ${capability}`,
+  ),
+  speculativeForbidden: define(
+    'E_SPECULATIVE_FORBIDDEN',
+    'invalid_input',
+    (what: string) => `${what} is not allowed in a speculative call`,
+  ),
+  foreignUri: define(
+    'E_FOREIGN_URI',
+    'conflict',
+    (uri: string, owner: string, plugin: string) =>
+      `plugin ${plugin} returned ${uri}, which belongs to ${owner}`,
+  ),
+  badResult: define(
+    'E_BAD_RESULT',
+    'internal',
+    (target: string, detail: string) => `${target} returned a malformed result: ${detail}`,
   ),
   unauthorized: define('E_UNAUTHORIZED', 'invalid_input', () => 'missing or wrong bearer token'),
   // workspace plugin
-  pathOutsideRoot: define('E_PATH_OUTSIDE_ROOT', 'invalid_input', (path: string) =>
-    `path ${quote(path)} is outside the workspace root; give a path relative to the root, without ".." or links that leave it`,
+  pathOutsideRoot: define(
+    'E_PATH_OUTSIDE_ROOT',
+    'invalid_input',
+    (path: string) =>
+      `path ${quote(path)} is outside the workspace root; give a path relative to the root, without ".." or links that leave it`,
   ),
-  pathNotFound: define('E_PATH_NOT_FOUND', 'not_found', (path: string) => `no such file or directory: ${quote(path)}`),
-  notAFile: define('E_NOT_A_FILE', 'invalid_input', (path: string) => `${quote(path)} is a directory, not a file`),
-  notADirectory: define('E_NOT_A_DIRECTORY', 'invalid_input', (path: string) =>
-    `${quote(path)} is a file, not a directory`,
+  pathNotFound: define(
+    'E_PATH_NOT_FOUND',
+    'not_found',
+    (path: string) => `no such file or directory: ${quote(path)}`,
   ),
-  binaryFile: define('E_BINARY_FILE', 'invalid_input', (path: string) =>
-    `${quote(path)} looks binary; read_file only returns text`,
+  notAFile: define(
+    'E_NOT_A_FILE',
+    'invalid_input',
+    (path: string) => `${quote(path)} is a directory, not a file`,
   ),
-  badPattern: define('E_BAD_PATTERN', 'invalid_input', (pattern: string, detail: string) =>
-    `invalid pattern ${quote(pattern)}: ${detail}`,
+  notADirectory: define(
+    'E_NOT_A_DIRECTORY',
+    'invalid_input',
+    (path: string) => `${quote(path)} is a file, not a directory`,
   ),
-  lineOutOfRange: define('E_LINE_OUT_OF_RANGE', 'invalid_input', (path: string, line: number, totalLines: number) =>
-    `start_line ${line} is past the end of ${quote(path)}, which has ${totalLines} lines`,
+  binaryFile: define(
+    'E_BINARY_FILE',
+    'invalid_input',
+    (path: string) => `${quote(path)} looks binary; read_file only returns text`,
   ),
-  fileTooLarge: define('E_FILE_TOO_LARGE', 'invalid_input', (path: string, sizeBytes: number, limitBytes: number) =>
-    `${quote(path)} is binary and ${sizeBytes} bytes, over the ${limitBytes}-byte limit for binary resources`,
+  badPattern: define(
+    'E_BAD_PATTERN',
+    'invalid_input',
+    (pattern: string, detail: string) => `invalid pattern ${quote(pattern)}: ${detail}`,
+  ),
+  lineOutOfRange: define(
+    'E_LINE_OUT_OF_RANGE',
+    'invalid_input',
+    (path: string, line: number, totalLines: number) =>
+      `start_line ${line} is past the end of ${quote(path)}, which has ${totalLines} lines`,
+  ),
+  fileTooLarge: define(
+    'E_FILE_TOO_LARGE',
+    'invalid_input',
+    (path: string, sizeBytes: number, limitBytes: number) =>
+      `${quote(path)} is binary and ${sizeBytes} bytes, over the ${limitBytes}-byte limit for binary resources`,
   ),
 } as const;
 

@@ -20,7 +20,10 @@ export interface InvokeOptions {
  * on client cancellation and on shutdown, with a ForesightError as its reason; the call then rejects with
  * that error at once and a late result is dropped.
  */
-export function invokePlugin<T>(options: InvokeOptions, fn: (ctx: RequestContext) => T | Promise<T>): Promise<T> {
+export function invokePlugin<T>(
+  options: InvokeOptions,
+  fn: (ctx: RequestContext) => T | Promise<T>,
+): Promise<T> {
   const { mount, method, target, shutdown } = options;
   const env = options.env ?? {};
   const deadlineMs = mount.deadlines[method];
@@ -45,9 +48,13 @@ export function invokePlugin<T>(options: InvokeOptions, fn: (ctx: RequestContext
       outcome();
     };
 
-    controller.signal.addEventListener('abort', () => settle(() => reject(controller.signal.reason as Error)), {
-      once: true,
-    });
+    controller.signal.addEventListener(
+      'abort',
+      () => settle(() => reject(controller.signal.reason as Error)),
+      {
+        once: true,
+      },
+    );
     if (env.signal?.aborted) onCancel();
     if (shutdown.aborted && method !== 'shutdown') onShutdown();
     if (settled) return;

@@ -27,7 +27,10 @@ function onEscaped(kind: 'unhandled rejection' | 'uncaught exception', error: un
   const scope = scopes.getStore();
   const logger = installed?.logger;
   if (scope) {
-    logger?.error({ plugin: scope.plugin, target: scope.target, err: describeThrown(error) }, `${kind} in plugin`);
+    logger?.error(
+      { plugin: scope.plugin, target: scope.target, err: describeThrown(error) },
+      `${kind} in plugin`,
+    );
     scope.fail(error);
     return;
   }

@@ -10,7 +10,9 @@ export function isPlugin(value: unknown): value is Plugin {
 }
 
 export function moduleUrl(module: string): string {
-  return /^[a-z][a-z0-9+.-]*:/i.test(module) && !/^[a-z]:[\\/]/i.test(module) ? module : pathToFileURL(module).href;
+  return /^[a-z][a-z0-9+.-]*:/i.test(module) && !/^[a-z]:[\\/]/i.test(module)
+    ? module
+    : pathToFileURL(module).href;
 }
 
 export async function loadPluginModule(module: string, owner: string): Promise<Plugin> {

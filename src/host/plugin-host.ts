@@ -32,7 +32,12 @@ import {
   publishedTool,
   routeUri,
 } from './routes.js';
-import { createUriRewriter, rewritePromptResult, rewriteReadResult, rewriteToolResult } from './uri-ownership.js';
+import {
+  createUriRewriter,
+  rewritePromptResult,
+  rewriteReadResult,
+  rewriteToolResult,
+} from './uri-ownership.js';
 import { createWorkerProvider } from './worker.js';
 
 export type HostState = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
@@ -80,7 +85,8 @@ export class PluginHost {
   }
 
   mount(spec: MountSpec): this {
-    if (this.state !== 'new') throw errors.registerAfterStart(spec.name ?? spec.plugin?.id ?? String(spec.module));
+    if (this.state !== 'new')
+      throw errors.registerAfterStart(spec.name ?? spec.plugin?.id ?? String(spec.module));
     this.specs.push(spec);
     return this;
   }
@@ -118,7 +124,8 @@ export class PluginHost {
     const name = spec.name ?? plugin.id;
     checkPluginId(name, `instance name of plugin ${plugin.id}`);
     const previous = this.mounts.find((m) => m.name === name);
-    if (previous) throw errors.nameConflict('plugin instance', name, `plugin ${previous.label}`, `plugin ${plugin.id}`);
+    if (previous)
+      throw errors.nameConflict('plugin instance', name, `plugin ${previous.label}`, `plugin ${plugin.id}`);
     const prefix = spec.prefix ?? name;
     checkPrefix(prefix, `plugin "${name}"`);
     const mount: Mount = {
@@ -142,7 +149,8 @@ export class PluginHost {
     const target = `plugin ${mount.label}`;
     try {
       if (spec.isolation === 'worker') {
-        if (!spec.module) throw errors.pluginLoad(owner, 'isolation = "worker" needs the plugin as a module path');
+        if (!spec.module)
+          throw errors.pluginLoad(owner, 'isolation = "worker" needs the plugin as a module path');
         mount.provider = await createWorkerProvider({ module: spec.module, mount, context, host: this });
       } else {
         mount.provider = await invokePlugin(
@@ -186,7 +194,9 @@ export class PluginHost {
       const provider = mount.provider;
       try {
         if (provider.shutdown) {
-          await this.invoke(mount, 'shutdown', `shutdown() of plugin ${mount.label}`, () => provider.shutdown?.());
+          await this.invoke(mount, 'shutdown', `shutdown() of plugin ${mount.label}`, () =>
+            provider.shutdown?.(),
+          );
         }
       } catch (error) {
         mount.logger.error({ err: describeThrown(error) }, 'shutdown failed');
@@ -220,7 +230,12 @@ export class PluginHost {
   }
 
   mountedPlugins(): readonly { name: string; id: string; prefix: string; tools: number }[] {
-    return this.mounts.map((m) => ({ name: m.name, id: m.plugin.id, prefix: m.prefix, tools: m.catalog.tools.length }));
+    return this.mounts.map((m) => ({
+      name: m.name,
+      id: m.plugin.id,
+      prefix: m.prefix,
+      tools: m.catalog.tools.length,
+    }));
   }
 
   private refreshCatalog(mount: Mount, kind: CatalogKind): void {
@@ -231,7 +246,10 @@ export class PluginHost {
       this.routes = buildRouteTable(this.mounts);
     } catch (error) {
       mount.catalog = previous;
-      mount.logger.error({ err: describeThrown(error), kind }, 'catalog change rejected; keeping the previous one');
+      mount.logger.error(
+        { err: describeThrown(error), kind },
+        'catalog change rejected; keeping the previous one',
+      );
       return;
     }
     this.emit('listChanged', kind);
@@ -263,14 +281,24 @@ export class PluginHost {
     if (this.state === 'stopping' || this.state === 'stopped') throw errors.shuttingDown(target);
   }
 
-  async callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    env?: CallEnvironment,
+  ): Promise<CallToolResult> {
     const target = `tool "${name}"`;
     this.assertServing(target);
     const route = this.routes.tools.get(name);
     if (!route) throw errors.toolNotFound(name);
     this.options.validateArguments?.(route, args);
     const { mount, local } = route;
-    const result = await this.invoke(mount, 'callTool', target, (ctx) => mount.provider.callTool(local, args, ctx), env);
+    const result = await this.invoke(
+      mount,
+      'callTool',
+      target,
+      (ctx) => mount.provider.callTool(local, args, ctx),
+      env,
+    );
     const parsed = CallToolResultSchema.safeParse(result);
     if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
     return rewriteToolResult(result, createUriRewriter(mount, this.routes));
@@ -282,19 +310,35 @@ export class PluginHost {
     const route = routeUri(this.routes, uri);
     const read = route?.mount.provider.readResource?.bind(route.mount.provider);
     if (!route || !read) throw errors.resourceNotFound(uri);
-    const result = await this.invoke(route.mount, 'readResource', target, (ctx) => read(route.local, ctx), env);
+    const result = await this.invoke(
+      route.mount,
+      'readResource',
+      target,
+      (ctx) => read(route.local, ctx),
+      env,
+    );
     const parsed = ReadResourceResultSchema.safeParse(result);
     if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
     return rewriteReadResult(result, createUriRewriter(route.mount, this.routes));
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined, env?: CallEnvironment): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    env?: CallEnvironment,
+  ): Promise<GetPromptResult> {
     const target = `prompt "${name}"`;
     this.assertServing(target);
     const route = this.routes.prompts.get(name);
     const get = route?.mount.provider.getPrompt?.bind(route.mount.provider);
     if (!route || !get) throw errors.promptNotFound(name);
-    const result = await this.invoke(route.mount, 'getPrompt', target, (ctx) => get(route.local, args, ctx), env);
+    const result = await this.invoke(
+      route.mount,
+      'getPrompt',
+      target,
+      (ctx) => get(route.local, args, ctx),
+      env,
+    );
     const parsed = GetPromptResultSchema.safeParse(result);
     if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
     return rewritePromptResult(result, createUriRewriter(route.mount, this.routes));
@@ -303,7 +347,8 @@ export class PluginHost {
   /** Routes `ref/prompt` by prompt name and `ref/resource` by scheme, in local names; caps values at 100. */
   async complete(request: CompletionRequest, env?: CallEnvironment): Promise<CompleteResult> {
     const ref = request.ref;
-    const target = ref.type === 'ref/prompt' ? `completion of prompt "${ref.name}"` : `completion of ${ref.uri}`;
+    const target =
+      ref.type === 'ref/prompt' ? `completion of prompt "${ref.name}"` : `completion of ${ref.uri}`;
     this.assertServing(target);
     let mount: Mount;
     let localRef: CompletionRequest['ref'];
@@ -322,7 +367,8 @@ export class PluginHost {
     if (!complete) return { completion: { values: [], hasMore: false, total: 0 } };
     const local: CompletionRequest = { ...request, ref: localRef };
     const completion = await this.invoke(mount, 'complete', target, (ctx) => complete(local, ctx), env);
-    if (!completion || !Array.isArray(completion.values)) throw errors.badResult(target, 'expected { values: string[] }');
+    if (!completion || !Array.isArray(completion.values))
+      throw errors.badResult(target, 'expected { values: string[] }');
     return { completion: capCompletion(completion) };
   }
 }

@@ -61,11 +61,19 @@ export function buildRouteTable(mounts: readonly Mount[]): RouteTable {
 function ownedSchemes(mount: Mount): Set<string> {
   if (mount.scheme !== undefined) return new Set([mount.scheme]);
   const found = new Set<string>();
-  const uris = [...mount.catalog.resources.map((r) => r.uri), ...mount.catalog.templates.map((t) => t.uriTemplate)];
+  const uris = [
+    ...mount.catalog.resources.map((r) => r.uri),
+    ...mount.catalog.templates.map((t) => t.uriTemplate),
+  ];
   for (const uri of uris) {
     const scheme = uriScheme(uri);
     if (scheme === undefined) {
-      throw errors.nameInvalid('resource URI', uri, `plugin ${mount.label}`, 'a plugin without prefix must use absolute URIs');
+      throw errors.nameInvalid(
+        'resource URI',
+        uri,
+        `plugin ${mount.label}`,
+        'a plugin without prefix must use absolute URIs',
+      );
     }
     found.add(scheme);
   }

@@ -21,10 +21,8 @@ const data = workerData as WorkerData;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
 function createPortLogger(bindings: Record<string, unknown>): Logger {
-  const at =
-    (level: 'trace' | 'debug' | 'info' | 'warn' | 'error') =>
-    (obj: unknown, msg?: string) =>
-      post({ type: 'log', level, bindings, obj: toCloneable(obj), msg });
+  const at = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error') => (obj: unknown, msg?: string) =>
+    post({ type: 'log', level, bindings, obj: toCloneable(obj), msg });
   return {
     trace: at('trace'),
     debug: at('debug'),
@@ -63,7 +61,8 @@ function contextFor(id: number, signal: AbortSignal): RequestContext {
   // The host's own context decides about speculation and capabilities; this one only relays.
   return createRequestContext(
     {
-      sendProgress: async (progress, total, message) => post({ type: 'progress', id, progress, total, message }),
+      sendProgress: async (progress, total, message) =>
+        post({ type: 'progress', id, progress, total, message }),
       sendLog: async (level, payload) => post({ type: 'clientLog', id, level, data: toCloneable(payload) }),
       createMessage: (params) => clientRequest(id, 'createMessage', params),
       elicit: (params) => clientRequest(id, 'elicit', params),
@@ -72,7 +71,12 @@ function contextFor(id: number, signal: AbortSignal): RequestContext {
   );
 }
 
-async function dispatch(p: PluginProvider, method: string, args: unknown[], ctx: RequestContext): Promise<unknown> {
+async function dispatch(
+  p: PluginProvider,
+  method: string,
+  args: unknown[],
+  ctx: RequestContext,
+): Promise<unknown> {
   switch (method) {
     case 'callTool':
       return p.callTool(args[0] as string, args[1] as Record<string, unknown>, ctx);
@@ -83,7 +87,9 @@ async function dispatch(p: PluginProvider, method: string, args: unknown[], ctx:
       if (!p.getPrompt) throw errors.promptNotFound(String(args[0]));
       return p.getPrompt(args[0] as string, args[1] as Record<string, string> | undefined, ctx);
     case 'complete':
-      return p.complete ? p.complete(args[0] as Parameters<NonNullable<PluginProvider['complete']>>[0], ctx) : { values: [] };
+      return p.complete
+        ? p.complete(args[0] as Parameters<NonNullable<PluginProvider['complete']>>[0], ctx)
+        : { values: [] };
     case 'start':
       return p.start?.();
     case 'shutdown':
@@ -103,8 +109,17 @@ function runCall(id: number, method: string, args: unknown[]): void {
     calls.delete(id);
     post(message);
   };
-  const scope = { plugin: data.name, target: method, fail: (e: unknown) => finish({ type: 'error', id, error: serializeError(errors.pluginCrashed(method, describeThrown(e))) }) };
-  runInPluginScope(scope, () => Promise.resolve().then(() => dispatch(provider as PluginProvider, method, args, contextFor(id, controller.signal)))).then(
+  const scope = {
+    plugin: data.name,
+    target: method,
+    fail: (e: unknown) =>
+      finish({ type: 'error', id, error: serializeError(errors.pluginCrashed(method, describeThrown(e))) }),
+  };
+  runInPluginScope(scope, () =>
+    Promise.resolve().then(() =>
+      dispatch(provider as PluginProvider, method, args, contextFor(id, controller.signal)),
+    ),
+  ).then(
     (value) => finish({ type: 'result', id, value: value ?? null }),
     (error: unknown) => finish({ type: 'error', id, error: serializeError(error) }),
   );

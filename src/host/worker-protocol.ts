@@ -36,7 +36,13 @@ export type WorkerMessage =
   | { type: 'clientRequest'; id: number; requestId: number; kind: ClientRequestKind; params: unknown }
   | { type: 'catalog'; kind: CatalogKind; catalog: Catalog }
   | { type: 'resourceUpdated'; uri: string }
-  | { type: 'log'; level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; bindings: Record<string, unknown>; obj: unknown; msg?: string };
+  | {
+      type: 'log';
+      level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+      bindings: Record<string, unknown>;
+      obj: unknown;
+      msg?: string;
+    };
 
 export function serializeError(error: unknown): SerializedError {
   if (isForesightError(error)) return { message: error.message, code: error.code, kind: error.kind };

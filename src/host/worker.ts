@@ -1,11 +1,7 @@
 // Runs a plugin in a worker thread behind a PluginProvider proxy; a call that overruns ends the thread,
 // so even a synchronous infinite loop cannot stall the host. The next call starts a fresh thread.
 import { Worker } from 'node:worker_threads';
-import type {
-  CreateMessageRequest,
-  ElicitRequest,
-  LoggingLevel,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, ElicitRequest, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { PluginContext, PluginProvider, RequestContext } from './contract.js';
 import { errors } from './errors.js';
 import type { Catalog, Mount } from './mount.js';
@@ -48,7 +44,11 @@ class WorkerThread {
     private readonly onCatalog: (message: Extract<WorkerMessage, { type: 'catalog' }>) => void,
     private readonly onExit: (thread: WorkerThread) => void,
   ) {
-    const data: WorkerData = { module: options.module, name: options.mount.name, config: options.context.config };
+    const data: WorkerData = {
+      module: options.module,
+      name: options.mount.name,
+      config: options.context.config,
+    };
     this.worker = new Worker(workerEntry, { workerData: data, stderr: false });
     this.worker.unref();
     this.ready = new Promise<Catalog>((resolve, reject) => {
@@ -99,7 +99,8 @@ class WorkerThread {
         this.post({ type: 'abort', id });
         // A cooperative plugin settles the call soon; one stuck in synchronous code never will.
         graceTimer = setTimeout(() => {
-          if (this.pending.has(id)) this.terminate(`a call overran and did not stop within ${WORKER_ABORT_GRACE_MS} ms`);
+          if (this.pending.has(id))
+            this.terminate(`a call overran and did not stop within ${WORKER_ABORT_GRACE_MS} ms`);
         }, WORKER_ABORT_GRACE_MS);
         graceTimer.unref();
       };
@@ -128,7 +129,9 @@ class WorkerThread {
         this.pending.get(message.id)?.reject(deserializeError(message.error));
         return;
       case 'progress':
-        void this.pending.get(message.id)?.ctx.reportProgress(message.progress, message.total, message.message);
+        void this.pending
+          .get(message.id)
+          ?.ctx.reportProgress(message.progress, message.total, message.message);
         return;
       case 'clientLog':
         void this.pending.get(message.id)?.ctx.log(message.level as LoggingLevel, message.data);
@@ -136,13 +139,21 @@ class WorkerThread {
       case 'clientRequest': {
         const call = this.pending.get(message.id);
         const reply = (value: unknown, error?: unknown) =>
-          this.post({ type: 'reply', requestId: message.requestId, value, error: error ? serializeError(error) : undefined });
+          this.post({
+            type: 'reply',
+            requestId: message.requestId,
+            value,
+            error: error ? serializeError(error) : undefined,
+          });
         if (!call) return reply(undefined, errors.cancelled('the call'));
         const request =
           message.kind === 'createMessage'
             ? call.ctx.createMessage(message.params as CreateMessageRequest['params'])
             : call.ctx.elicit(message.params as ElicitRequest['params']);
-        request.then((value) => reply(value), (error: unknown) => reply(undefined, error));
+        request.then(
+          (value) => reply(value),
+          (error: unknown) => reply(undefined, error),
+        );
         return;
       }
       case 'catalog':
@@ -201,7 +212,8 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     resources: () => catalog.resources,
     resourceTemplates: () => catalog.templates,
     prompts: () => catalog.prompts,
-    callTool: (name, args, ctx) => call('callTool', [name, args], ctx) as ReturnType<PluginProvider['callTool']>,
+    callTool: (name, args, ctx) =>
+      call('callTool', [name, args], ctx) as ReturnType<PluginProvider['callTool']>,
     readResource: (uri, ctx) => call('readResource', [uri], ctx) as never,
     getPrompt: (name, args, ctx) => call('getPrompt', [name, args], ctx) as never,
     complete: (req, ctx) => call('complete', [req], ctx) as never,
@@ -215,7 +227,11 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
       const current = thread;
       if (!current) return;
       try {
-        await current.call('shutdown', [], noClientContext(AbortSignal.timeout(options.mount.deadlines.shutdown)));
+        await current.call(
+          'shutdown',
+          [],
+          noClientContext(AbortSignal.timeout(options.mount.deadlines.shutdown)),
+        );
       } finally {
         current.terminate('the host shut down');
       }

@@ -23,10 +23,14 @@ function isLoopback(host: string): boolean {
 }
 
 export function createHttpGuard(options: HttpGuardOptions): (headers: IncomingHttpHeaders) => GuardVerdict {
-  const bound = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  const bound =
+    options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
   const names = isLoopback(options.host) ? LOOPBACK_NAMES : [bound];
   const hosts = new Set([...names.map((n) => `${n}:${options.port}`), ...(options.allowedHosts ?? [])]);
-  const origins = new Set([...names.map((n) => `http://${n}:${options.port}`), ...(options.allowedOrigins ?? [])]);
+  const origins = new Set([
+    ...names.map((n) => `http://${n}:${options.port}`),
+    ...(options.allowedOrigins ?? []),
+  ]);
   const token = options.authToken === undefined ? undefined : Buffer.from(`Bearer ${options.authToken}`);
 
   return (headers) => {

@@ -55,7 +55,8 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
 
 async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBytes) throw new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`);
+  if (declared > maxBytes)
+    throw new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -114,10 +115,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (req.method === 'POST') {
       const body = await readJsonBody(req, maxBodyBytes);
       if (!isJsonRpcPayload(body)) {
-        return sendJsonRpcError(res, 400, -32600, 'invalid request: not a JSON-RPC 2.0 request, notification or response');
+        return sendJsonRpcError(
+          res,
+          400,
+          -32600,
+          'invalid request: not a JSON-RPC 2.0 request, notification or response',
+        );
       }
       if (live) return live.transport.handleRequest(req, res, body);
-      if (sessionId !== undefined) return sendJsonRpcError(res, 404, -32001, 'session not found; initialize again');
+      if (sessionId !== undefined)
+        return sendJsonRpcError(res, 404, -32001, 'session not found; initialize again');
       if (!isInitializeRequest(body)) {
         return sendJsonRpcError(res, 400, -32600, 'no session: the first request must be initialize');
       }
@@ -137,8 +144,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (error instanceof BodyError) return sendJsonRpcError(res, error.status, error.rpcCode, error.message);
-      options.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'HTTP request failed');
+      if (error instanceof BodyError)
+        return sendJsonRpcError(res, error.status, error.rpcCode, error.message);
+      options.logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'HTTP request failed',
+      );
       sendJsonRpcError(res, 500, -32603, 'internal error');
     });
   });

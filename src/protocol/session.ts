@@ -78,10 +78,13 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
       },
       createMessage: capabilities?.sampling
         ? (params, signal) =>
-            extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { signal })
+            extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, {
+              signal,
+            })
         : undefined,
       elicit: capabilities?.elicitation
-        ? (params, signal) => extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal })
+        ? (params, signal) =>
+            extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal })
         : undefined,
     };
   };
@@ -129,7 +132,11 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: host.listPrompts() }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
     guard(`prompt "${request.params.name}"`, () =>
-      host.getPrompt(request.params.name, request.params.arguments, environment(extra, request.params._meta?.progressToken)),
+      host.getPrompt(
+        request.params.name,
+        request.params.arguments,
+        environment(extra, request.params._meta?.progressToken),
+      ),
     ),
   );
   server.setRequestHandler(CompleteRequestSchema, (request, extra) =>

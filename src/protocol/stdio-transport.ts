@@ -93,7 +93,7 @@ export class LineStdioTransport implements Transport {
   }
 
   private reply(id: string | number | null, code: number, message: string): void {
-    this.write({ jsonrpc: '2.0', id, error: { code, message } });
+    void this.write({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
   private write(message: unknown): Promise<void> {

@@ -42,7 +42,10 @@ function messageOf(error: ForesightError, options: WireErrorOptions): string {
 export function toolCallFailure(error: unknown, tool: string, options: WireErrorOptions): CallToolResult {
   const failure = asForesightError(error, `tool "${tool}"`);
   if (failure.code === errors.toolNotFound.code) {
-    throw new WireError(ErrorCode.InvalidParams, messageOf(failure, options), { code: failure.code, kind: failure.kind });
+    throw new WireError(ErrorCode.InvalidParams, messageOf(failure, options), {
+      code: failure.code,
+      kind: failure.kind,
+    });
   }
   return {
     isError: true,

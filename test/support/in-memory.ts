@@ -11,9 +11,17 @@ export interface Connected {
 }
 
 /** Collects log records instead of printing them, so tests can assert on what the host logged. */
-export function createMemoryLogger(records: Record<string, unknown>[] = [], bindings: Record<string, unknown> = {}): Logger & { records: Record<string, unknown>[] } {
+export function createMemoryLogger(
+  records: Record<string, unknown>[] = [],
+  bindings: Record<string, unknown> = {},
+): Logger & { records: Record<string, unknown>[] } {
   const at = (level: string) => (obj: unknown, msg?: string) => {
-    records.push({ level, ...bindings, ...(typeof obj === 'object' && obj !== null ? obj : { value: obj }), msg });
+    records.push({
+      level,
+      ...bindings,
+      ...(typeof obj === 'object' && obj !== null ? obj : { value: obj }),
+      msg,
+    });
   };
   return {
     records,

@@ -1,6 +1,5 @@
 // Tools that talk back to the client during the call: log messages, progress, sampling, and an SSE stream close.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestContext } from '../../host/index.js';
 import {
   NO_ARGUMENTS,
   failedUnlessAborted,
