@@ -35,7 +35,9 @@ export function createMemoryEventStore(maxEvents = 1_000): EventStore {
           after = true;
           continue;
         }
-        if (after && event.streamId === last.streamId) await send(eventId, event.message);
+        // Priming events carry an empty message: they mark a resume point and are not replayed.
+        const priming = Object.keys(event.message).length === 0;
+        if (after && !priming && event.streamId === last.streamId) await send(eventId, event.message);
       }
       return last.streamId;
     },
