@@ -57,6 +57,22 @@ export interface ForesightHost {
   close(): Promise<void>;
 }
 
+/** Says plainly when a config asks for pipeline features this release validates but does not run yet. */
+function warnReserved(options: CreateHostOptions, logger: Logger): void {
+  const config = options.config;
+  const reserved = [
+    config?.enrich.length ? '[[enrich]] rules' : undefined,
+    config && Object.keys(config.tools).length ? '[tools."…"] value models' : undefined,
+    options.enrichers?.length ? 'createHost({ enrichers })' : undefined,
+  ].filter((item): item is string => item !== undefined);
+  if (reserved.length) {
+    logger.warn(
+      { reserved },
+      `${reserved.join(', ')}: validated, but not applied until the enrichment pipeline and planner land`,
+    );
+  }
+}
+
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {
   return typeof (value as Plugin).build === 'function';
 }
@@ -99,6 +115,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     redact: redactSecrets,
     debug: options.debug ?? false,
   };
+
+  warnReserved(options, logger);
 
   let starting: Promise<void> | undefined;
   const start = () => {
