@@ -15,7 +15,7 @@ describe('error catalog', () => {
   });
 
   it('documents every code in docs/errors.md, and nothing that no longer exists', () => {
-    const documented = [...doc.matchAll(/^\| `(E_[A-Z_]+)` \|/gm)].map((m) => m[1]);
+    const documented = [...doc.matchAll(/^\|\s*`(E_[A-Z_]+)`\s*\|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual(ERROR_CATALOG.map((e) => e.code).sort());
   });
 });

@@ -38,6 +38,11 @@ class WorkerThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private exited = false;
+  /** Aborted calls not yet settled; while any remain, the thread may be stuck and takes no new calls. */
+  private readonly aborted = new Set<number>();
+  private settleDrain: (() => void) | undefined;
+  /** Resolves once every aborted call has settled or the thread has ended; undefined when none is pending. */
+  draining: Promise<void> | undefined;
 
   constructor(
     private readonly options: WorkerProviderOptions,
@@ -69,9 +74,27 @@ class WorkerThread {
     });
   }
 
+  private markAborted(id: number): void {
+    this.aborted.add(id);
+    this.draining ??= new Promise<void>((resolve) => (this.settleDrain = resolve));
+  }
+
+  private unmarkAborted(id: number): void {
+    if (!this.aborted.delete(id) || this.aborted.size > 0) return;
+    this.finishDrain();
+  }
+
+  private finishDrain(): void {
+    this.settleDrain?.();
+    this.settleDrain = undefined;
+    this.draining = undefined;
+  }
+
   private end(why: string): void {
     if (this.exited) return;
     this.exited = true;
+    this.aborted.clear();
+    this.finishDrain();
     for (const call of this.pending.values()) call.reject(errors.workerExited(this.options.mount.label, why));
     this.pending.clear();
     this.onExit(this);
@@ -96,6 +119,7 @@ class WorkerThread {
     return new Promise<unknown>((resolve, reject) => {
       let graceTimer: NodeJS.Timeout | undefined;
       const onAbort = () => {
+        this.markAborted(id);
         this.post({ type: 'abort', id });
         // A cooperative plugin settles the call soon; one stuck in synchronous code never will.
         graceTimer = setTimeout(() => {
@@ -106,6 +130,7 @@ class WorkerThread {
       };
       const done = () => {
         this.pending.delete(id);
+        this.unmarkAborted(id);
         ctx.signal.removeEventListener('abort', onAbort);
         if (graceTimer) clearTimeout(graceTimer);
       };
@@ -193,19 +218,27 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
         if (thread === ended) thread = undefined;
       },
     );
-    thread = fresh;
     catalog = await fresh.ready;
     // A replacement thread resumes the background work the plugin began in start().
     if (started) await fresh.call('start', [], noClientContext(startSignal()));
+    // Published only when ready, so no call reaches a thread that has not built its plugin yet.
+    thread = fresh;
     return fresh;
   };
 
-  await spawn();
-  options.host.shutdownSignal.addEventListener('abort', () => thread?.signalShutdown(), { once: true });
-
-  const live = async () => thread ?? spawn();
+  let spawning: Promise<WorkerThread> | undefined;
+  const live = async (): Promise<WorkerThread> => {
+    // A thread with an overrun call may be stuck: wait until it proves healthy or is ended and replaced.
+    while (thread?.draining) await thread.draining;
+    if (thread) return thread;
+    spawning ??= spawn().finally(() => (spawning = undefined));
+    return spawning;
+  };
   const call = async (method: WorkerMethod, args: unknown[], ctx: RequestContext) =>
     (await live()).call(method, args, ctx);
+
+  await live();
+  options.host.shutdownSignal.addEventListener('abort', () => thread?.signalShutdown(), { once: true });
 
   return {
     tools: () => catalog.tools,
