@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Plugin, definePlugin } from '../src/index.js';
-import { createHost } from '../src/create-host.js';
+import { type CreateHostOptions, createHost } from '../src/create-host.js';
 import { connect, createMemoryLogger } from './support/in-memory.js';
 
 function pluginWith(
@@ -19,7 +19,7 @@ function pluginWith(
   });
 }
 
-async function startError(plugins: Parameters<typeof createHost>[0]['plugins']): Promise<Error> {
+async function startError(plugins: CreateHostOptions['plugins']): Promise<Error> {
   const host = createHost({ plugins, logger: createMemoryLogger() });
   const error = await host.start().then(
     () => undefined,

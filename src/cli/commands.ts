@@ -57,7 +57,6 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
       : config.server.transport === 'http'
         ? config.server.http
         : undefined;
-  let stop: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = async (why: string) => {
     if (stopping) return;
@@ -73,23 +72,27 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
   const mounted = host.plugins.mountedPlugins();
   const tools = host.plugins.listTools().length;
   const summary = `${mounted.length} plugin${mounted.length === 1 ? '' : 's'} mounted (${mounted.map((m) => m.name).join(', ')}), ${tools} tool${tools === 1 ? '' : 's'}`;
-  if (address !== undefined) {
-    const serving = await host.serveHttp({
-      host: address.host,
-      port: address.port,
-      allowedHosts: config.server.allowedHosts,
-      allowedOrigins: config.server.allowedOrigins,
-      authToken: resolveAuthToken(config),
-    });
-    stop = serving.close;
-    process.stderr.write(`foresight: ${summary}, serving Streamable HTTP on ${serving.url}\n`);
-  } else {
-    const serving = await host.serveStdio();
-    stop = serving.close;
-    process.stderr.write(`foresight: ${summary}, serving stdio\n`);
-    void serving.closed.then(() => shutdown('stdin closed'));
+  try {
+    if (address !== undefined) {
+      const serving = await host.serveHttp({
+        host: address.host,
+        port: address.port,
+        allowedHosts: config.server.allowedHosts,
+        allowedOrigins: config.server.allowedOrigins,
+        authToken: resolveAuthToken(config),
+      });
+      process.stderr.write(`foresight: ${summary}, serving Streamable HTTP on ${serving.url}\n`);
+    } else {
+      const serving = await host.serveStdio();
+      process.stderr.write(`foresight: ${summary}, serving stdio\n`);
+      void serving.closed.then(() => shutdown('stdin closed'));
+    }
+  } catch (error) {
+    // The plugins are running (e.g. the port was taken): stop them in reverse order before reporting.
+    stopping = true;
+    await host.close();
+    throw error;
   }
-  void stop;
 }
 
 export async function toolsCommand(options: CommonOptions & { json?: boolean }): Promise<void> {

@@ -159,7 +159,8 @@ export class PluginHost {
         );
       }
     } catch (error) {
-      throw isForesightError(error) && error.code !== errors.pluginFailed.code
+      // Load errors already name the plugin; anything else from build() is reported with its name.
+      throw isForesightError(error) && error.code === errors.pluginLoad.code
         ? error
         : errors.pluginBuild(mount.label, innerMessage(error));
     }
@@ -238,12 +239,17 @@ export class PluginHost {
     }));
   }
 
+  /**
+   * Re-reads one catalog of a plugin. During start-up (a plugin loading its catalog in start()) the
+   * snapshot is updated quietly; once serving, the route table is rebuilt and sessions are told.
+   */
   private refreshCatalog(mount: Mount, kind: CatalogKind): void {
-    if (this.state !== 'started') return;
+    const building = this.state === 'starting' && this.routes === EMPTY_ROUTES;
+    if (!this.mounts.includes(mount) || (this.state !== 'starting' && this.state !== 'started')) return;
     const previous = mount.catalog;
     try {
       mount.catalog = readCatalogPart(mount.provider, mount.label, kind, mount.catalog);
-      this.routes = buildRouteTable(this.mounts);
+      if (!building) this.routes = buildRouteTable(this.mounts);
     } catch (error) {
       mount.catalog = previous;
       mount.logger.error(
@@ -252,7 +258,7 @@ export class PluginHost {
       );
       return;
     }
-    this.emit('listChanged', kind);
+    if (this.state === 'started') this.emit('listChanged', kind);
   }
 
   private emit<K extends keyof HostEvents>(event: K, ...args: Parameters<HostEvents[K]>): void {

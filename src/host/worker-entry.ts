@@ -135,7 +135,7 @@ port.on('message', (message: HostMessage) => {
       runCall(message.id, message.method, message.args);
       return;
     case 'abort':
-      calls.get(message.id)?.abort(errors.cancelled(`call ${message.id}`));
+      calls.get(message.id)?.abort(deserializeError(message.reason));
       return;
     case 'reply': {
       const waiting = clientRequests.get(message.requestId);

@@ -21,7 +21,7 @@ export interface SerializedError {
 /** Host → worker. */
 export type HostMessage =
   | { type: 'call'; id: number; method: WorkerMethod; args: unknown[] }
-  | { type: 'abort'; id: number }
+  | { type: 'abort'; id: number; reason: SerializedError }
   | { type: 'reply'; requestId: number; value?: unknown; error?: SerializedError }
   | { type: 'shutdownSignal' };
 

@@ -43,6 +43,7 @@ class WorkerThread {
   private settleDrain: (() => void) | undefined;
   /** Resolves once every aborted call has settled or the thread has ended; undefined when none is pending. */
   draining: Promise<void> | undefined;
+  private rejectReady: ((error: Error) => void) | undefined;
 
   constructor(
     private readonly options: WorkerProviderOptions,
@@ -57,6 +58,7 @@ class WorkerThread {
     this.worker = new Worker(workerEntry, { workerData: data, stderr: false });
     this.worker.unref();
     this.ready = new Promise<Catalog>((resolve, reject) => {
+      this.rejectReady = reject;
       this.worker.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') resolve(message.catalog);
         else if (message.type === 'buildFailed') reject(deserializeError(message.error));
@@ -93,6 +95,8 @@ class WorkerThread {
   private end(why: string): void {
     if (this.exited) return;
     this.exited = true;
+    // Settles `ready` too when the thread ends before its plugin was built; a no-op after.
+    this.rejectReady?.(errors.workerExited(this.options.mount.label, why));
     this.aborted.clear();
     this.finishDrain();
     for (const call of this.pending.values()) call.reject(errors.workerExited(this.options.mount.label, why));
@@ -120,7 +124,7 @@ class WorkerThread {
       let graceTimer: NodeJS.Timeout | undefined;
       const onAbort = () => {
         this.markAborted(id);
-        this.post({ type: 'abort', id });
+        this.post({ type: 'abort', id, reason: serializeError(ctx.signal.reason) });
         // A cooperative plugin settles the call soon; one stuck in synchronous code never will.
         graceTimer = setTimeout(() => {
           if (this.pending.has(id))
@@ -218,7 +222,15 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
         if (thread === ended) thread = undefined;
       },
     );
-    catalog = await fresh.ready;
+    // The first build runs under the start deadline too: a module that hangs while loading is ended.
+    const deadline = startSignal();
+    const onDeadline = () => fresh.terminate(`building the plugin overran its start deadline`);
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    try {
+      catalog = await fresh.ready;
+    } finally {
+      deadline.removeEventListener('abort', onDeadline);
+    }
     // A replacement thread resumes the background work the plugin began in start().
     if (started) await fresh.call('start', [], noClientContext(startSignal()));
     // Published only when ready, so no call reaches a thread that has not built its plugin yet.

@@ -53,7 +53,8 @@ export async function connect(
   };
 }
 
-export function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+/** The text blocks of a tool result, joined; accepts the SDK's wide callTool return type. */
+export function textOf(result: object): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
