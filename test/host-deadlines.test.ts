@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { definePlugin } from '../src/index.js';
-import { connect, textOf } from './support/in-memory.js';
+import { parseConfig } from '../src/config/index.js';
+import { createHost } from '../src/create-host.js';
+import { connect, createMemoryLogger, textOf } from './support/in-memory.js';
 
 const seenReasons: unknown[] = [];
 
@@ -54,5 +56,34 @@ describe('deadlines', () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe('deadlines from foresight.toml', () => {
+  const module = new URL('./fixtures/plugins/sleepy.mjs', import.meta.url).pathname;
+
+  it('applies deadline_ms to calls and deadlines_ms.start to start()', async () => {
+    const config = parseConfig(
+      `[plugins.sleepy]\nmodule = "${module}"\ndeadline_ms = 120\ndeadlines_ms = { start = 2000 }\nstart_ms = 50\n`,
+      '/virtual/foresight.toml',
+      '/virtual',
+    );
+    const { client, close } = await connect({ config });
+    try {
+      const result = await client.callTool({ name: 'sleepy__nap', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('tool "sleepy__nap" did not finish within its deadline of 120 ms');
+    } finally {
+      await close();
+    }
+
+    const tooSlow = parseConfig(
+      `[plugins.sleepy]\nmodule = "${module}"\ndeadlines_ms = { start = 20 }\nstart_ms = 1000\n`,
+      '/virtual/foresight.toml',
+      '/virtual',
+    );
+    const host = createHost({ config: tooSlow, logger: createMemoryLogger() });
+    await expect(host.start()).rejects.toThrow(/plugin "sleepy" failed to start: .*deadline of 20 ms/);
+    await host.close();
   });
 });
