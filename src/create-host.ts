@@ -127,6 +127,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       for (const extra of options.plugins ?? [])
         plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
       await plugins.start();
+      // Off the start-up path, before the first call is likely to arrive.
+      setImmediate(() => validator.warmUp()).unref();
     })();
     return starting;
   };

@@ -3,7 +3,9 @@ import type { RequestContext } from './contract.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
 import { runInPluginScope } from './isolation.js';
 import type { Mount, PluginMethod } from './mount.js';
-import { type CallEnvironment, createRequestContext } from './request-context.js';
+import { type CallEnvironment, CallContext } from './request-context.js';
+
+const NO_ENVIRONMENT: CallEnvironment = {};
 
 export interface InvokeOptions {
   mount: Pick<Mount, 'name' | 'deadlines'>;
@@ -15,65 +17,78 @@ export interface InvokeOptions {
   env?: CallEnvironment;
 }
 
+type Abort = () => void;
+
+/**
+ * Calls in flight per shutdown signal. One listener per signal fans out to them, which is much cheaper on the
+ * hot path than adding and removing a listener on the shared signal for every call.
+ */
+const inflight = new WeakMap<AbortSignal, Set<Abort>>();
+
+function onShutdown(shutdown: AbortSignal, abort: Abort): () => void {
+  let calls = inflight.get(shutdown);
+  if (!calls) {
+    const set = new Set<Abort>();
+    calls = set;
+    inflight.set(shutdown, set);
+    shutdown.addEventListener('abort', () => [...set].forEach((fn) => fn()), { once: true });
+  }
+  calls.add(abort);
+  return () => calls.delete(abort);
+}
+
 /**
  * Runs `fn` under the plugin's deadline for `method`. The signal handed to the plugin aborts on the deadline,
  * on client cancellation and on shutdown, with a ForesightError as its reason; the call then rejects with
- * that error at once and a late result is dropped.
+ * that error at once and a late result is dropped. A call that settles normally leaves the signal alone.
  */
 export function invokePlugin<T>(
   options: InvokeOptions,
   fn: (ctx: RequestContext) => T | Promise<T>,
 ): Promise<T> {
   const { mount, method, target, shutdown } = options;
-  const env = options.env ?? {};
+  const env = options.env ?? NO_ENVIRONMENT;
   const deadlineMs = mount.deadlines[method];
-  const controller = new AbortController();
-  const ctx = createRequestContext(env, controller.signal);
 
   return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const abortWith = (reason: Error) => {
-      if (!controller.signal.aborted) controller.abort(reason);
-    };
-    const onCancel = () => abortWith(errors.cancelled(target));
-    const onShutdown = () => abortWith(errors.shuttingDown(target));
-    const timer = setTimeout(() => abortWith(errors.deadline(target, deadlineMs)), deadlineMs);
-
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    let dropShutdown: (() => void) | undefined;
+    const cleanUp = () => {
       clearTimeout(timer);
-      env.signal?.removeEventListener('abort', onCancel);
-      shutdown.removeEventListener('abort', onShutdown);
+      dropShutdown?.();
+    };
+    const ctx = new CallContext(env, target, (reason) => {
+      cleanUp();
+      reject(reason);
+    });
+    const settle = (outcome: () => void) => {
+      if (!ctx.isOpen) return;
+      ctx.finish();
+      cleanUp();
       outcome();
     };
-
-    controller.signal.addEventListener(
-      'abort',
-      () => settle(() => reject(controller.signal.reason as Error)),
-      {
-        once: true,
-      },
-    );
-    if (env.signal?.aborted) onCancel();
-    if (shutdown.aborted && method !== 'shutdown') onShutdown();
-    if (settled) return;
-    env.signal?.addEventListener('abort', onCancel, { once: true });
-    if (method !== 'shutdown') shutdown.addEventListener('abort', onShutdown, { once: true });
+    const timer = setTimeout(() => ctx.abort(errors.deadline(target, deadlineMs)), deadlineMs);
+    if (env.signal?.aborted) return ctx.abort(errors.cancelled(target));
+    if (method !== 'shutdown') {
+      if (shutdown.aborted) return ctx.abort(errors.shuttingDown(target));
+      dropShutdown = onShutdown(shutdown, () => ctx.abort(errors.shuttingDown(target)));
+    }
 
     const scope = {
       plugin: mount.name,
       target,
-      fail: (error: unknown) => settle(() => reject(errors.pluginCrashed(target, describeThrown(error)))),
+      // The plugin's work for this call is now unwanted: the signal tells whatever still listens.
+      fail: (error: unknown) => ctx.abort(errors.pluginCrashed(target, describeThrown(error))),
     };
-    // Promise.resolve().then turns a synchronous throw into a rejection inside the plugin's scope.
-    runInPluginScope(scope, () => Promise.resolve().then(() => fn(ctx))).then(
+    let result: T | Promise<T>;
+    try {
+      result = runInPluginScope(scope, () => fn(ctx));
+    } catch (error) {
+      return settle(() => reject(asCallError(error, target)));
+    }
+    Promise.resolve(result).then(
       (value) => settle(() => resolve(value)),
       (error: unknown) => settle(() => reject(asCallError(error, target))),
     );
-  }).finally(() => {
-    // Tell the plugin its work is no longer wanted, whatever ended the call.
-    if (!controller.signal.aborted) controller.abort(errors.cancelled(target));
   });
 }
 

@@ -305,9 +305,18 @@ export class PluginHost {
       (ctx) => mount.provider.callTool(local, args, ctx),
       env,
     );
-    const parsed = CallToolResultSchema.safeParse(result);
-    if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
-    return rewriteToolResult(result, createUriRewriter(mount, this.routes));
+    // The SDK validates results in depth; this cheap shape check keeps the common case off the full parse
+    // and turns a malformed result into an error that names the tool.
+    if (!looksLikeToolResult(result)) {
+      const parsed = CallToolResultSchema.safeParse(result);
+      throw errors.badResult(
+        target,
+        parsed.success ? 'expected { content: [...] }' : firstIssue(parsed.error),
+      );
+    }
+    return hasResourceBlocks(result)
+      ? rewriteToolResult(result, createUriRewriter(mount, this.routes))
+      : result;
   }
 
   async readResource(uri: string, env?: CallEnvironment): Promise<ReadResourceResult> {
@@ -377,6 +386,13 @@ export class PluginHost {
       throw errors.badResult(target, 'expected { values: string[] }');
     return { completion: capCompletion(completion) };
   }
+}
+
+function looksLikeToolResult(value: unknown): value is CallToolResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const content = (value as { content?: unknown }).content;
+  if (!Array.isArray(content)) return false;
+  return content.every((block) => typeof (block as { type?: unknown } | null)?.type === 'string');
 }
 
 function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {

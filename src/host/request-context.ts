@@ -23,29 +23,85 @@ export interface CallEnvironment {
   closeSSEStream?(): void;
 }
 
-export function createRequestContext(env: CallEnvironment, signal: AbortSignal): RequestContext {
-  const speculative = env.speculative ?? false;
-  // Notifications after the call has ended would reach a client that no longer waits for them.
-  const open = () => !signal.aborted;
-  return {
-    signal,
-    speculative,
-    closeSSEStream: env.closeSSEStream,
-    reportProgress: async (progress, total, message) => {
-      if (open() && !speculative) await env.sendProgress?.(progress, total, message);
-    },
-    log: async (level, data) => {
-      if (open() && !speculative) await env.sendLog?.(level, data);
-    },
-    createMessage: async (params) => {
-      if (speculative) throw errors.speculativeForbidden('sampling (createMessage)');
-      if (!env.createMessage) throw errors.capabilityMissing('sampling');
-      return env.createMessage(params, signal);
-    },
-    elicit: async (params) => {
-      if (speculative) throw errors.speculativeForbidden('elicitation (elicit)');
-      if (!env.elicit) throw errors.capabilityMissing('elicitation');
-      return env.elicit(params, signal);
-    },
-  };
+/**
+ * One call's context. The AbortController behind `signal` is made on first read, and only then is the
+ * client's cancellation linked to it: most calls finish without reading their signal, and both cost on the
+ * hot path. Aborting (deadline, cancellation, shutdown, crash) goes through `abort`, which tells the host.
+ */
+export class CallContext implements RequestContext {
+  readonly speculative: boolean;
+  readonly closeSSEStream?: () => void;
+  readonly #env: CallEnvironment;
+  readonly #target: string;
+  readonly #onAbort: (reason: Error) => void;
+  #controller: AbortController | undefined;
+  #reason: Error | undefined;
+  #open = true;
+  #unlinkCancel: (() => void) | undefined;
+
+  constructor(env: CallEnvironment, target: string, onAbort: (reason: Error) => void) {
+    this.#env = env;
+    this.#target = target;
+    this.#onAbort = onAbort;
+    this.speculative = env.speculative ?? false;
+    if (env.closeSSEStream) this.closeSSEStream = env.closeSSEStream;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
+      else this.#linkCancellation();
+    }
+    return this.#controller.signal;
+  }
+
+  #linkCancellation(): void {
+    const client = this.#env.signal;
+    if (!client || !this.#open) return;
+    const onCancel = () => this.abort(errors.cancelled(this.#target));
+    if (client.aborted) return onCancel();
+    client.addEventListener('abort', onCancel, { once: true });
+    this.#unlinkCancel = () => client.removeEventListener('abort', onCancel);
+  }
+
+  /** Ends the call with `reason`: the signal aborts (if anyone holds it) and the host is told. */
+  abort(reason: Error): void {
+    if (this.#reason) return;
+    this.#reason = reason;
+    this.finish();
+    this.#controller?.abort(reason);
+    this.#onAbort(reason);
+  }
+
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** The call has settled: later notifications are dropped and the cancellation link is released. */
+  finish(): void {
+    this.#open = false;
+    this.#unlinkCancel?.();
+    this.#unlinkCancel = undefined;
+  }
+
+  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    if (this.#open && !this.speculative) await this.#env.sendProgress?.(progress, total, message);
+  }
+
+  async log(level: LoggingLevel, data: unknown): Promise<void> {
+    if (this.#open && !this.speculative) await this.#env.sendLog?.(level, data);
+  }
+
+  async createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult> {
+    if (this.speculative) throw errors.speculativeForbidden('sampling (createMessage)');
+    if (!this.#env.createMessage) throw errors.capabilityMissing('sampling');
+    return this.#env.createMessage(params, this.signal);
+  }
+
+  async elicit(params: ElicitRequest['params']): Promise<ElicitResult> {
+    if (this.speculative) throw errors.speculativeForbidden('elicitation (elicit)');
+    if (!this.#env.elicit) throw errors.capabilityMissing('elicitation');
+    return this.#env.elicit(params, this.signal);
+  }
 }

@@ -37,6 +37,11 @@ function rewriteBlock<T>(block: T, rewrite: UriRewriter): T {
   return block;
 }
 
+/** True when some block carries a URI; most results carry none and are passed on untouched. */
+export function hasResourceBlocks(result: CallToolResult): boolean {
+  return result.content.some((block) => block.type === 'resource' || block.type === 'resource_link');
+}
+
 export function rewriteToolResult(result: CallToolResult, rewrite: UriRewriter): CallToolResult {
   if (!Array.isArray(result.content)) return result;
   return { ...result, content: result.content.map((block) => rewriteBlock(block, rewrite)) };

@@ -5,7 +5,7 @@ import { readCatalog } from './catalog.js';
 import { describeThrown, errors } from './errors.js';
 import { installIsolationHandlers, runInPluginScope } from './isolation.js';
 import { loadPluginModule } from './load.js';
-import { createRequestContext } from './request-context.js';
+import { CallContext } from './request-context.js';
 import {
   type ClientRequestKind,
   type HostMessage,
@@ -44,7 +44,7 @@ function toCloneable(value: unknown): unknown {
 const logger = createPortLogger({ isolation: 'worker' });
 installIsolationHandlers(logger);
 const shutdown = new AbortController();
-const calls = new Map<number, AbortController>();
+const calls = new Map<number, CallContext>();
 const clientRequests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextRequestId = 1;
 let provider: PluginProvider | undefined;
@@ -57,9 +57,10 @@ function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Pr
   });
 }
 
-function contextFor(id: number, signal: AbortSignal): RequestContext {
-  // The host's own context decides about speculation and capabilities; this one only relays.
-  return createRequestContext(
+function contextFor(id: number, method: string): CallContext {
+  // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
+  // from the host, which has already answered the call, so there is nothing to tell from here.
+  return new CallContext(
     {
       sendProgress: async (progress, total, message) =>
         post({ type: 'progress', id, progress, total, message }),
@@ -67,7 +68,8 @@ function contextFor(id: number, signal: AbortSignal): RequestContext {
       createMessage: (params) => clientRequest(id, 'createMessage', params),
       elicit: (params) => clientRequest(id, 'elicit', params),
     },
-    signal,
+    method,
+    () => {},
   );
 }
 
@@ -100,13 +102,14 @@ async function dispatch(
 }
 
 function runCall(id: number, method: string, args: unknown[]): void {
-  const controller = new AbortController();
-  calls.set(id, controller);
+  const ctx = contextFor(id, method);
+  calls.set(id, ctx);
   let settled = false;
   const finish = (message: WorkerMessage) => {
     if (settled) return;
     settled = true;
     calls.delete(id);
+    ctx.finish();
     post(message);
   };
   const scope = {
@@ -116,9 +119,7 @@ function runCall(id: number, method: string, args: unknown[]): void {
       finish({ type: 'error', id, error: serializeError(errors.pluginCrashed(method, describeThrown(e))) }),
   };
   runInPluginScope(scope, () =>
-    Promise.resolve().then(() =>
-      dispatch(provider as PluginProvider, method, args, contextFor(id, controller.signal)),
-    ),
+    Promise.resolve().then(() => dispatch(provider as PluginProvider, method, args, ctx)),
   ).then(
     (value) => finish({ type: 'result', id, value: value ?? null }),
     (error: unknown) => finish({ type: 'error', id, error: serializeError(error) }),
