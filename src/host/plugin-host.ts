@@ -34,6 +34,7 @@ import {
 } from './routes.js';
 import {
   createUriRewriter,
+  hasResourceBlocks,
   rewritePromptResult,
   rewriteReadResult,
   rewriteToolResult,
