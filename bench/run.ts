@@ -1,0 +1,138 @@
+// `npm run bench`: Foresight's host overhead against a raw SDK server — echo tools/call throughput and
+// latency (A/B interleaved), and tools/list with many tools — printed and written to bench/results/latest.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Endpoint, startEndpoint } from './lib/endpoint.js';
+import { runCallRounds, runListRounds } from './lib/measure.js';
+import {
+  type BenchReport,
+  callComparison,
+  callSide,
+  describeMachine,
+  formatReport,
+  listComparison,
+  listSide,
+} from './lib/report.js';
+import { ROOT } from './lib/root.js';
+import { type BenchSettings, readSettings } from './lib/settings.js';
+import { type BenchWorkspace, createWorkspace } from './lib/workspace.js';
+
+const LIST_WARMUP = 5;
+
+interface Pair {
+  raw: Endpoint;
+  foresight: Endpoint;
+}
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+/** Node flags for one server: none, or a CPU profile named for the side and the phase. */
+function nodeFlags(settings: BenchSettings, name: string): string[] {
+  const dir = settings.cpuProfileDir;
+  if (dir === undefined) return [];
+  return [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+    `--cpu-prof-name=${name}.cpuprofile`,
+    '--cpu-prof-interval=100',
+  ];
+}
+
+/** Runs `measure` against the raw server and Foresight serving the same tools (`count` per prefix), then stops both. */
+async function withPair<T>(
+  workspace: BenchWorkspace,
+  settings: BenchSettings,
+  tables: readonly string[],
+  count: number,
+  measure: (pair: Pair) => Promise<T>,
+): Promise<{ pair: Pair; result: T }> {
+  const phase = `${tables.length}x${count}`;
+  const config = await workspace.writeConfig(`foresight-${phase}.toml`, tables, count);
+  const rawArgs = [...nodeFlags(settings, `raw-${phase}`), workspace.rawServer, String(count), ...tables];
+  const cliArgs = [
+    ...nodeFlags(settings, `foresight-${phase}`),
+    settings.foresightCli,
+    'serve',
+    '--config',
+    config,
+  ];
+  const started: Endpoint[] = [];
+  try {
+    const raw = await startEndpoint('A raw SDK Server', rawArgs, workspace.dir);
+    started.push(raw);
+    const foresight = await startEndpoint('B Foresight', cliArgs, workspace.dir);
+    started.push(foresight);
+    const pair = { raw, foresight };
+    return { pair, result: await measure(pair) };
+  } finally {
+    // Both exit when their stdin closes, which also writes their CPU profiles.
+    await Promise.allSettled(started.map((endpoint) => endpoint.close()));
+  }
+}
+
+async function measureCalls(workspace: BenchWorkspace, settings: BenchSettings) {
+  log(`tools/call: ${settings.warmupCalls} warm-up + ${settings.rounds} × ${settings.calls} calls per side`);
+  const { pair, result: samples } = await withPair(workspace, settings, ['echo'], 1, ({ raw, foresight }) =>
+    runCallRounds(
+      { endpoint: raw, tool: 'echo__echo' },
+      { endpoint: foresight, tool: 'echo__echo' },
+      {
+        ...settings,
+        onRound: (round, msA, msB) =>
+          log(
+            `round ${round + 1}/${settings.rounds}: raw ${msA.toFixed(0)} ms, Foresight ${msB.toFixed(0)} ms`,
+          ),
+      },
+    ),
+  );
+  return callComparison(
+    callSide(pair.raw.label, samples.a, pair.raw.connectMs),
+    callSide(pair.foresight.label, samples.b, pair.foresight.connectMs),
+    settings.targetRatio,
+  );
+}
+
+async function measureList(workspace: BenchWorkspace, settings: BenchSettings) {
+  const tables = Array.from({ length: settings.listPlugins }, (_, i) => `p${i}`);
+  log(
+    `tools/list: ${tables.length} plugins × ${settings.listToolsPerPlugin} tools, ${settings.listCalls} per side`,
+  );
+  const { pair, result: samples } = await withPair(
+    workspace,
+    settings,
+    tables,
+    settings.listToolsPerPlugin,
+    ({ raw, foresight }) => runListRounds(raw, foresight, settings.listCalls, LIST_WARMUP),
+  );
+  return listComparison(listSide(pair.raw.label, samples.a), listSide(pair.foresight.label, samples.b), {
+    raw: samples.a.names,
+    foresight: samples.b.names,
+  });
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const workspace = await createWorkspace();
+  try {
+    const report: BenchReport = {
+      generatedAt: new Date().toISOString(),
+      machine: describeMachine(),
+      settings,
+      calls: await measureCalls(workspace, settings),
+      toolsList: await measureList(workspace, settings),
+    };
+    const resultsDir = join(ROOT, 'bench/results');
+    await mkdir(resultsDir, { recursive: true });
+    await writeFile(join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(formatReport(report));
+    if (settings.cpuProfileDir)
+      console.log(`\nCPU profiles (timings above are not representative): ${settings.cpuProfileDir}`);
+    console.log('\nwritten: bench/results/latest.json');
+  } finally {
+    await workspace.remove();
+  }
+}
+
+await main();
