@@ -250,7 +250,12 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     (await live()).call(method, args, ctx);
 
   await live();
-  options.host.shutdownSignal.addEventListener('abort', () => thread?.signalShutdown(), { once: true });
+  // A plugin that never started gets no shutdown() call, so its thread is ended here instead of left behind.
+  options.host.shutdownSignal.addEventListener(
+    'abort',
+    () => (started ? thread?.signalShutdown() : thread?.terminate('the host shut down before it started')),
+    { once: true },
+  );
 
   return {
     tools: () => catalog.tools,
