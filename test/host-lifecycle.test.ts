@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Plugin, definePlugin } from '../src/index.js';
+import { type Plugin, PluginError, definePlugin } from '../src/index.js';
 import { createHost } from '../src/create-host.js';
 import { createMemoryLogger } from './support/in-memory.js';
 
@@ -103,5 +103,24 @@ describe('lifecycle', () => {
     await host.close();
     expect(events).toContain('shutdown a');
     expect(logger.records.some((r) => r.plugin === 'broken' && r.msg === 'shutdown failed')).toBe(true);
+  });
+
+  it('names the plugin when build() throws, whatever it throws', async () => {
+    for (const thrown of [new Error('no store'), new PluginError('invalid_input', 'no store')]) {
+      const host = createHost({
+        plugins: [
+          definePlugin({
+            id: 'fragile',
+            version: '1.0.0',
+            build: () => {
+              throw thrown;
+            },
+          }),
+        ],
+        logger: createMemoryLogger(),
+      });
+      await expect(host.start()).rejects.toThrow('plugin "fragile" failed to build: no store');
+      await host.close();
+    }
   });
 });
