@@ -5,6 +5,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type HttpServer,
+  MCP_HEADERS,
   START_LINE,
   WORKSPACE_FILES,
   connectHttp,
@@ -14,8 +15,6 @@ import {
   startHttpServer,
   textOf,
 } from './support/cli.js';
-
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 function rawToolsList(server: HttpServer, sessionId: string): Promise<Response> {
   return fetch(server.url, {

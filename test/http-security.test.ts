@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type HttpServer,
+  MCP_HEADERS,
   connectHttp,
   killAll,
   makeWorkspace,
@@ -15,7 +16,6 @@ import {
   textOf,
 } from './support/cli.js';
 
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

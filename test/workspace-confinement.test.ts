@@ -1,25 +1,12 @@
 // The workspace plugin never reaches outside its root: "..", absolute paths and escaping links are refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PluginProvider } from '../src/host/index.js';
-import {
-  buildProvider,
-  createTree,
-  requestContext,
-  textOf,
-  type Tree,
-} from './fixtures/workspace/harness.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from './support/in-memory.js';
+import { requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 
-let tree: Tree;
-let provider: PluginProvider;
-
-beforeAll(async () => {
-  tree = await createTree();
-  provider = await buildProvider({ root: tree.root });
-});
-afterAll(() => tree.cleanup());
+const workspace = useWorkspaceTree();
+const { call } = workspace;
 
 const outsideRoot = { code: 'E_PATH_OUTSIDE_ROOT', kind: 'invalid_input' };
-const call = (name: string, args: Record<string, unknown>) => provider.callTool(name, args, requestContext());
 
 describe('workspace confinement', () => {
   it.each(['../x', '../root/README.md', 'src/../../outside/secret.txt', 'src/../README.md'])(
@@ -31,7 +18,9 @@ describe('workspace confinement', () => {
 
   it('refuses absolute paths, even ones that name a file inside the root', async () => {
     await expect(call('read_file', { path: '/etc/passwd' })).rejects.toMatchObject(outsideRoot);
-    await expect(call('read_file', { path: `${tree.root}/README.md` })).rejects.toMatchObject(outsideRoot);
+    await expect(call('read_file', { path: `${workspace.tree.root}/README.md` })).rejects.toMatchObject(
+      outsideRoot,
+    );
   });
 
   it('refuses a symlink that leaves the root, without revealing what it points at', async () => {
@@ -75,6 +64,7 @@ describe('workspace confinement', () => {
   });
 
   it('refuses escaping resource URIs, percent-encoded or not', async () => {
+    const { provider } = workspace;
     const ctx = requestContext();
     await expect(provider.readResource!('file/../outside/secret.txt', ctx)).rejects.toMatchObject(
       outsideRoot,

@@ -1,29 +1,10 @@
 // glob: picomatch patterns over an ignore-aware walk (.git, node_modules, nested .gitignore files).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PluginProvider } from '../src/host/index.js';
-import {
-  assertMatchesOutputSchema,
-  buildProvider,
-  createTree,
-  requestContext,
-  textOf,
-  type Tree,
-} from './fixtures/workspace/harness.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from './support/in-memory.js';
+import { requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 
-let tree: Tree;
-let provider: PluginProvider;
-
-beforeAll(async () => {
-  tree = await createTree();
-  provider = await buildProvider({ root: tree.root });
-});
-afterAll(() => tree.cleanup());
-
-async function glob(args: Record<string, unknown>) {
-  const result = await provider.callTool('glob', args, requestContext());
-  assertMatchesOutputSchema(provider, 'glob', result);
-  return result;
-}
+const { call, callChecked } = useWorkspaceTree();
+const glob = (args: Record<string, unknown>) => callChecked('glob', args);
 
 describe('workspace glob', () => {
   it('lists every non-ignored file, in path order, honouring nested .gitignore files', async () => {
@@ -107,9 +88,7 @@ describe('workspace glob', () => {
   });
 
   it('refuses a file as the search directory', async () => {
-    await expect(
-      provider.callTool('glob', { pattern: '*', path: 'README.md' }, requestContext()),
-    ).rejects.toMatchObject({
+    await expect(call('glob', { pattern: '*', path: 'README.md' })).rejects.toMatchObject({
       code: 'E_NOT_A_DIRECTORY',
     });
   });
@@ -117,18 +96,18 @@ describe('workspace glob', () => {
   it('stops walking once the request is aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('deadline'));
-    await expect(
-      provider.callTool('glob', { pattern: '**' }, requestContext(controller.signal)),
-    ).rejects.toThrow('deadline');
+    await expect(call('glob', { pattern: '**' }, requestContext(controller.signal))).rejects.toThrow(
+      'deadline',
+    );
   });
 
   it('rejects arguments outside the schema with a message naming the key', async () => {
     const ctx = requestContext();
-    await expect(provider.callTool('glob', { pattern: '*', recursive: true }, ctx)).rejects.toMatchObject({
+    await expect(call('glob', { pattern: '*', recursive: true }, ctx)).rejects.toMatchObject({
       code: 'E_INVALID_ARGUMENTS',
       message: expect.stringContaining('recursive'),
     });
-    await expect(provider.callTool('glob', { pattern: '*', max_results: 0 }, ctx)).rejects.toMatchObject({
+    await expect(call('glob', { pattern: '*', max_results: 0 }, ctx)).rejects.toMatchObject({
       code: 'E_INVALID_ARGUMENTS',
       message: expect.stringContaining('max_results'),
     });

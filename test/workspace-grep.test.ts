@@ -1,29 +1,10 @@
 // grep: JS regex over text files, with context, max results, binary skipping and the same ignores as glob.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PluginProvider } from '../src/host/index.js';
-import {
-  assertMatchesOutputSchema,
-  buildProvider,
-  createTree,
-  requestContext,
-  textOf,
-  type Tree,
-} from './fixtures/workspace/harness.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from './support/in-memory.js';
+import { useWorkspaceTree } from './support/workspace-tree.js';
 
-let tree: Tree;
-let provider: PluginProvider;
-
-beforeAll(async () => {
-  tree = await createTree();
-  provider = await buildProvider({ root: tree.root });
-});
-afterAll(() => tree.cleanup());
-
-async function grep(args: Record<string, unknown>) {
-  const result = await provider.callTool('grep', args, requestContext());
-  assertMatchesOutputSchema(provider, 'grep', result);
-  return result;
-}
+const { call, callChecked } = useWorkspaceTree();
+const grep = (args: Record<string, unknown>) => callChecked('grep', args);
 
 describe('workspace grep', () => {
   it('finds matches only in non-ignored text files and prints path:line:text', async () => {
@@ -131,12 +112,10 @@ describe('workspace grep', () => {
   });
 
   it('refuses an invalid regular expression with the pattern in the message', async () => {
-    await expect(provider.callTool('grep', { pattern: '(unclosed' }, requestContext())).rejects.toMatchObject(
-      {
-        code: 'E_BAD_PATTERN',
-        message: expect.stringContaining('"(unclosed"'),
-      },
-    );
+    await expect(call('grep', { pattern: '(unclosed' })).rejects.toMatchObject({
+      code: 'E_BAD_PATTERN',
+      message: expect.stringContaining('"(unclosed"'),
+    });
   });
 
   it('says so when nothing matches', async () => {

@@ -1,24 +1,9 @@
 // list_directory: entries with type and size, ignored entries hidden (and counted) unless asked for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PluginProvider } from '../src/host/index.js';
-import {
-  assertMatchesOutputSchema,
-  buildProvider,
-  createTree,
-  TREE_FILES,
-  requestContext,
-  textOf,
-  type Tree,
-} from './fixtures/workspace/harness.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from './support/in-memory.js';
+import { TREE_FILES, useWorkspaceTree } from './support/workspace-tree.js';
 
-let tree: Tree;
-let provider: PluginProvider;
-
-beforeAll(async () => {
-  tree = await createTree();
-  provider = await buildProvider({ root: tree.root });
-});
-afterAll(() => tree.cleanup());
+const { call, callChecked } = useWorkspaceTree();
 
 function sizeOf(rel: string): number {
   const content = TREE_FILES[rel];
@@ -26,11 +11,7 @@ function sizeOf(rel: string): number {
   return Buffer.byteLength(content);
 }
 
-async function list(args: Record<string, unknown>) {
-  const result = await provider.callTool('list_directory', args, requestContext());
-  assertMatchesOutputSchema(provider, 'list_directory', result);
-  return result;
-}
+const list = (args: Record<string, unknown>) => callChecked('list_directory', args);
 
 describe('workspace list_directory', () => {
   it('lists the root with types and file sizes, hiding ignored entries', async () => {
@@ -96,9 +77,7 @@ describe('workspace list_directory', () => {
   });
 
   it('refuses a file', async () => {
-    await expect(
-      provider.callTool('list_directory', { path: 'README.md' }, requestContext()),
-    ).rejects.toMatchObject({
+    await expect(call('list_directory', { path: 'README.md' })).rejects.toMatchObject({
       code: 'E_NOT_A_DIRECTORY',
     });
   });

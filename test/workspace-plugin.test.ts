@@ -1,28 +1,16 @@
 // The workspace plugin's surface: identity, options schema, and tool descriptors a client can rely on.
 import path from 'node:path';
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PluginProvider, ToolDescriptor } from '../src/host/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ToolDescriptor } from '../src/host/index.js';
 import workspacePlugin, { WorkspaceOptionsSchema } from '../src/plugins/workspace/index.js';
-import {
-  buildProvider,
-  createTree,
-  pluginContext,
-  requestContext,
-  type Tree,
-} from './fixtures/workspace/harness.js';
+import { buildProvider, pluginContext, requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 
-let tree: Tree;
-let provider: PluginProvider;
-
-beforeAll(async () => {
-  tree = await createTree();
-  provider = await buildProvider({ root: tree.root, max_results: 3 });
-});
-afterAll(() => tree.cleanup());
+const workspace = useWorkspaceTree({ config: { max_results: 3 } });
+const { call } = workspace;
 
 const descriptor = (name: string): ToolDescriptor => {
-  const found = provider.tools().find((t) => t.name === name);
+  const found = workspace.provider.tools().find((t) => t.name === name);
   if (found === undefined) throw new Error(`no tool ${name}`);
   return found;
 };
@@ -40,6 +28,7 @@ describe('workspace plugin', () => {
   });
 
   it('refuses bad options and a missing root at build time, naming the problem', async () => {
+    const { tree } = workspace;
     await expect(
       workspacePlugin.build(pluginContext({ root: tree.root, colour: 'blue' })),
     ).rejects.toMatchObject({
@@ -55,7 +44,7 @@ describe('workspace plugin', () => {
   });
 
   it('resolves a relative root against the working directory, and serves it with no options at all', async () => {
-    const relative = await buildProvider({ root: path.relative(process.cwd(), tree.root) });
+    const relative = await buildProvider({ root: path.relative(process.cwd(), workspace.tree.root) });
     const listing = await relative.callTool('list_directory', { path: 'src' }, requestContext());
     expect(listing.structuredContent).toMatchObject({
       path: 'src',
@@ -72,6 +61,7 @@ describe('workspace plugin', () => {
   });
 
   it('publishes four read-only workspace tools with strict, described input schemas', () => {
+    const { provider } = workspace;
     expect(provider.tools().map((t) => t.name)).toEqual(['glob', 'grep', 'read_file', 'list_directory']);
     for (const tool of provider.tools()) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
@@ -94,7 +84,7 @@ describe('workspace plugin', () => {
       default: 3,
       maximum: 5000,
     });
-    const result = await provider.callTool('glob', { pattern: '**' }, requestContext());
+    const result = await call('glob', { pattern: '**' });
     expect(result.structuredContent).toMatchObject({ truncated: true });
     expect((result.structuredContent as { paths: string[] }).paths).toHaveLength(3);
   });
@@ -108,7 +98,7 @@ describe('workspace plugin', () => {
   });
 
   it('answers an unknown tool name with E_TOOL_NOT_FOUND', async () => {
-    await expect(provider.callTool('write_file', {}, requestContext())).rejects.toMatchObject({
+    await expect(call('write_file', {})).rejects.toMatchObject({
       code: 'E_TOOL_NOT_FOUND',
     });
   });

@@ -1,35 +1,35 @@
 // The file/{path} resource template: reading with a MIME type guess, and path completion for its argument.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompletionRequest, PluginProvider } from '../src/host/index.js';
-import { buildProvider, createTree, requestContext, type Tree } from './fixtures/workspace/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { CompletionRequest } from '../src/host/index.js';
+import { requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 
-let tree: Tree;
-let provider: PluginProvider;
-
-beforeAll(async () => {
-  tree = await createTree();
-  await mkdir(path.join(tree.root, 'many'));
-  for (let i = 0; i < 120; i++)
-    await writeFile(path.join(tree.root, 'many', `f${String(i).padStart(3, '0')}.txt`), '');
-  provider = await buildProvider({ root: tree.root });
+const workspace = useWorkspaceTree({
+  async setup(tree) {
+    await mkdir(path.join(tree.root, 'many'));
+    for (let i = 0; i < 120; i++)
+      await writeFile(path.join(tree.root, 'many', `f${String(i).padStart(3, '0')}.txt`), '');
+  },
 });
-afterAll(() => tree.cleanup());
 
 const ctx = () => requestContext();
+const readResource = (uri: string) => workspace.provider.readResource!(uri, ctx());
 const completePathOf = (value: string, uri = 'file/{path}') =>
-  provider.complete!({ ref: { type: 'ref/resource', uri }, argument: { name: 'path', value } }, ctx());
+  workspace.provider.complete!(
+    { ref: { type: 'ref/resource', uri }, argument: { name: 'path', value } },
+    ctx(),
+  );
 
 describe('workspace file resources', () => {
   it('publishes the local template file/{path}', () => {
-    expect(provider.resourceTemplates!()).toEqual([
+    expect(workspace.provider.resourceTemplates!()).toEqual([
       expect.objectContaining({ uriTemplate: 'file/{path}', name: 'file' }),
     ]);
   });
 
   it('reads a text file with a MIME type guess, slashes plain or percent-encoded', async () => {
-    const plain = await provider.readResource!('file/src/util.ts', ctx());
+    const plain = await readResource('file/src/util.ts');
     expect(plain.contents).toEqual([
       {
         uri: 'file/src/util.ts',
@@ -37,29 +37,29 @@ describe('workspace file resources', () => {
         text: 'export function helper(n: number): number {\n  return n + 1; // todo lower case\n}\n',
       },
     ]);
-    const encoded = await provider.readResource!('file/src%2Fdeep%2Fnested.ts', ctx());
+    const encoded = await readResource('file/src%2Fdeep%2Fnested.ts');
     expect(encoded.contents[0]).toMatchObject({
       mimeType: 'text/x-typescript',
       text: expect.stringContaining('gamma'),
     });
-    expect((await provider.readResource!('file/README.md', ctx())).contents[0]).toMatchObject({
+    expect((await readResource('file/README.md')).contents[0]).toMatchObject({
       mimeType: 'text/markdown',
     });
   });
 
   it('returns a small binary file as a base64 blob', async () => {
-    const result = await provider.readResource!('file/image.png', ctx());
+    const result = await readResource('file/image.png');
     const content = result.contents[0] as { mimeType?: string; blob?: string };
     expect(content.mimeType).toBe('image/png');
     expect(Buffer.from(content.blob ?? '', 'base64')[0]).toBe(0x89);
   });
 
   it('answers not found for missing files and for URIs outside the template', async () => {
-    await expect(provider.readResource!('file/nope.txt', ctx())).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(provider.readResource!('dir/src', ctx())).rejects.toMatchObject({
+    await expect(readResource('file/nope.txt')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(readResource('dir/src')).rejects.toMatchObject({
       code: 'E_RESOURCE_NOT_FOUND',
     });
-    await expect(provider.readResource!('file/src', ctx())).rejects.toMatchObject({ code: 'E_NOT_A_FILE' });
+    await expect(readResource('file/src')).rejects.toMatchObject({ code: 'E_NOT_A_FILE' });
   });
 });
 
@@ -121,6 +121,8 @@ describe('workspace path completion', () => {
       ref: { type: 'ref/prompt', name: 'x' },
       argument: { name: 'a', value: '' },
     };
-    await expect(provider.complete!(prompt, ctx())).rejects.toMatchObject({ code: 'E_COMPLETION_REF' });
+    await expect(workspace.provider.complete!(prompt, ctx())).rejects.toMatchObject({
+      code: 'E_COMPLETION_REF',
+    });
   });
 });

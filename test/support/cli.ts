@@ -274,6 +274,12 @@ export function newClient(name = 'e2e-test'): Client {
   return new Client({ name, version: '1.0.0' });
 }
 
+/** The headers a Streamable HTTP client sends with every POST to the MCP endpoint. */
+export const MCP_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
 /** An SDK client connected to `url` over Streamable HTTP. */
 export async function connectHttp(
   url: URL,
