@@ -4,6 +4,7 @@ import {
   type ForesightConfig,
   type PluginEntry,
   redactSecrets,
+  redactSecretsIn,
   validatePluginOptions,
 } from './config/index.js';
 import { type ToolEnricher, createArgumentValidator } from './enrich/index.js';
@@ -113,6 +114,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     name: 'foresight',
     version: FORESIGHT_VERSION,
     redact: redactSecrets,
+    redactResult: redactSecretsIn,
     debug: options.debug ?? false,
   };
 

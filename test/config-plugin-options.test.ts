@@ -11,7 +11,9 @@ const GitHubOptionsSchema = z.strictObject({
 });
 
 function entry(text: string, name: string): PluginEntry {
-  const found = parseConfig(text, FILE, '/proj', {}).plugins.find((plugin) => plugin.name === name);
+  const found = parseConfig(text, FILE, '/proj', { GH: 'gh-test-token' }).plugins.find(
+    (plugin) => plugin.name === name,
+  );
   if (!found) throw new Error(`no plugin ${name}`);
   return found;
 }

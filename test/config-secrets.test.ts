@@ -102,4 +102,17 @@ describe('the HTTP bearer token', () => {
       `${FILE}:2: server.auth_token_env: expected an environment variable name such as "FORESIGHT_TOKEN", got "my token"`,
     );
   });
+
+  test("an enabled plugin's *_env option must name a set variable, whose value is then redacted", () => {
+    const text =
+      '[plugins.gh]\nuse = "github"\ntoken_env = "GH_PLUGIN_TOKEN"\n\n[plugins.off]\nenabled = false\ntoken_env = "UNSET_BUT_DISABLED"\n';
+    const error = thrown(() => parseConfig(text, FILE, '/proj', {}));
+    expect(error.code).toBe('E_SECRET_MISSING');
+    expect(error.message).toBe(
+      `environment variable GH_PLUGIN_TOKEN (named by plugins.gh.token_env in ${FILE}:3) is not set or empty`,
+    );
+    const config = parseConfig(text, FILE, '/proj', { GH_PLUGIN_TOKEN: 'plugin-token-value-42' });
+    expect(config.plugins[0]?.options).toEqual({ token_env: 'GH_PLUGIN_TOKEN' });
+    expect(redactSecrets('sent plugin-token-value-42')).toBe('sent [redacted]');
+  });
 });

@@ -11,7 +11,7 @@ export { loadConfig, defaultConfig, CONFIG_FILE_NAME } from './load.js';
 export { parseConfig } from './parse.js';
 export { validatePluginOptions } from './plugin-options.js';
 export { readSecret, resolveAuthToken } from './secrets.js';
-export { registerSecret, redactSecrets } from './redact.js';
+export { registerSecret, redactSecrets, redactSecretsIn } from './redact.js';
 export { EMBEDDED_DEFAULT } from './problems.js';
 export { DEFAULT_CALL_DEADLINE_MS, DEFAULT_LIFECYCLE_DEADLINE_MS } from './schema-plugin.js';
 export { parseHttpAddress } from './schema-server.js';

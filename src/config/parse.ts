@@ -12,8 +12,8 @@ import type { ForesightConfig } from './types.js';
 /**
  * The configuration in `text`. `fileName` is how messages name the file; relative paths in it resolve
  * against `baseDir`. With transport "http", the variable named by server.auth_token_env must be set
- * (its value is registered for redaction, not kept). Throws E_CONFIG_SYNTAX, E_CONFIG_INVALID or
- * E_SECRET_MISSING.
+ * (its value is registered for redaction, not kept), and so must every variable an enabled plugin's
+ * `*_env` option names. Throws E_CONFIG_SYNTAX, E_CONFIG_INVALID or E_SECRET_MISSING.
  */
 export function parseConfig(
   text: string,
@@ -32,6 +32,7 @@ export function parseConfig(
   }
   const config = buildConfig(result.data, { file: fileName, baseDir, keyLines });
   checkAuthToken(config, fileName, keyLines, env);
+  checkPluginSecrets(config, fileName, keyLines, env);
   return config;
 }
 
@@ -60,4 +61,25 @@ function checkAuthToken(
   if (variable === undefined || config.server.transport !== 'http') return;
   const line = lineOfKeyPath(keyLines, ['server', 'auth_token_env']);
   readSecret(variable, `server.auth_token_env in ${fileName}${line ? `:${line}` : ''}`, env);
+}
+
+/**
+ * A plugin option ending in `_env` names a secret (`token_env = "GITHUB_TOKEN"`). Reading each one here
+ * fails start-up on an unset variable, naming it, and registers the value for redaction whichever plugin
+ * later reads it; the option itself still reaches the plugin as the variable's name.
+ */
+function checkPluginSecrets(
+  config: ForesightConfig,
+  fileName: string,
+  keyLines: KeyLines,
+  env: NodeJS.ProcessEnv,
+): void {
+  for (const entry of config.plugins) {
+    if (!entry.enabled) continue;
+    for (const [key, variable] of Object.entries(entry.options)) {
+      if (!key.endsWith('_env') || typeof variable !== 'string') continue;
+      const line = lineOfKeyPath(keyLines, ['plugins', entry.name, key]);
+      readSecret(variable, `plugins.${entry.name}.${key} in ${fileName}${line ? `:${line}` : ''}`, env);
+    }
+  }
 }

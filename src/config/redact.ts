@@ -23,3 +23,15 @@ export function redactSecrets(text: string): string {
   }
   return redacted;
 }
+
+/**
+ * Returns `value` with every registered secret replaced, through a JSON round trip, and `value` itself
+ * when there are no secrets or none occurs in it (the common case costs one check).
+ */
+export function redactSecretsIn<T>(value: T): T {
+  if (ordered.length === 0) return value;
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  const redacted = redactSecrets(json);
+  return redacted === json ? value : (JSON.parse(redacted) as T);
+}

@@ -1,8 +1,15 @@
 // Runs a plugin in a worker thread behind a PluginProvider proxy; a call that overruns ends the thread,
 // so even a synchronous infinite loop cannot stall the host. The next call starts a fresh thread.
 import { Worker } from 'node:worker_threads';
-import type { CreateMessageRequest, ElicitRequest, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { PluginContext, PluginProvider, RequestContext } from './contract.js';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  ElicitRequest,
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CompletionResult, PluginContext, PluginProvider, RequestContext } from './contract.js';
 import { errors } from './errors.js';
 import type { Catalog, Mount } from './mount.js';
 import {
@@ -262,11 +269,11 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     resources: () => catalog.resources,
     resourceTemplates: () => catalog.templates,
     prompts: () => catalog.prompts,
-    callTool: (name, args, ctx) =>
-      call('callTool', [name, args], ctx) as ReturnType<PluginProvider['callTool']>,
-    readResource: (uri, ctx) => call('readResource', [uri], ctx) as never,
-    getPrompt: (name, args, ctx) => call('getPrompt', [name, args], ctx) as never,
-    complete: (req, ctx) => call('complete', [req], ctx) as never,
+    // Results crossed the thread boundary as structured clones; the host validates their shape next.
+    callTool: (name, args, ctx) => call('callTool', [name, args], ctx) as Promise<CallToolResult>,
+    readResource: (uri, ctx) => call('readResource', [uri], ctx) as Promise<ReadResourceResult>,
+    getPrompt: (name, args, ctx) => call('getPrompt', [name, args], ctx) as Promise<GetPromptResult>,
+    complete: (req, ctx) => call('complete', [req], ctx) as Promise<CompletionResult>,
     start: async () => {
       started = true;
       await call('start', [], noClientContext(startSignal()));

@@ -105,7 +105,9 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     try {
-      return await host.callTool(name, args ?? {}, environment(extra, request.params._meta?.progressToken));
+      return options.redactResult(
+        await host.callTool(name, args ?? {}, environment(extra, request.params._meta?.progressToken)),
+      );
     } catch (error) {
       return toolCallFailure(error, name, options);
     }
@@ -117,7 +119,13 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
     guard(
       `resource ${request.params.uri}`,
-      () => host.readResource(request.params.uri, environment(extra, request.params._meta?.progressToken)),
+      async () =>
+        options.redactResult(
+          await host.readResource(
+            request.params.uri,
+            environment(extra, request.params._meta?.progressToken),
+          ),
+        ),
       RESOURCE_NOT_FOUND,
     ),
   );
@@ -131,11 +139,13 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: host.listPrompts() }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-    guard(`prompt "${request.params.name}"`, () =>
-      host.getPrompt(
-        request.params.name,
-        request.params.arguments,
-        environment(extra, request.params._meta?.progressToken),
+    guard(`prompt "${request.params.name}"`, async () =>
+      options.redactResult(
+        await host.getPrompt(
+          request.params.name,
+          request.params.arguments,
+          environment(extra, request.params._meta?.progressToken),
+        ),
       ),
     ),
   );

@@ -22,6 +22,8 @@ export class WireError extends Error {
 export interface WireErrorOptions {
   /** Removes secret values from any text sent to a client. */
   redact: (text: string) => string;
+  /** Removes secret values from a whole result before it is sent. */
+  redactResult: <T>(value: T) => T;
   /** Appends stack traces (for --debug). */
   debug: boolean;
 }
