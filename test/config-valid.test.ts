@@ -58,7 +58,9 @@ speculate = false
 `;
 
 describe('parseConfig with a full valid file', () => {
-  const config = parseConfig(EXAMPLE, '/proj/foresight.toml', '/proj', {});
+  const config = parseConfig(EXAMPLE, '/proj/foresight.toml', '/proj', {
+    GITHUB_TOKEN: 'example-token-value',
+  });
 
   test('server table, camelCase, address parsed', () => {
     expect(config.file).toBe('/proj/foresight.toml');
