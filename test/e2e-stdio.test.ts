@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ObservedStdioClientTransport,
+  RawStdioClient,
   START_LINE,
   START_TIMEOUT_MS,
   WORKSPACE_FILES,
@@ -11,6 +12,7 @@ import {
   makeWorkspace,
   newClient,
   removeWorkspaces,
+  spawnCli,
   textOf,
   withTimeout,
 } from './support/cli.js';
@@ -107,5 +109,26 @@ describe('foresight serve over stdio, shutdown', () => {
     expect(await transport.exited()).toEqual({ code: 0, signal: null });
     // The log names stdin as the reason, so this was not the SDK's SIGTERM fallback.
     expect(transport.stderrSoFar()).toMatch(/"why":"stdin closed".*"msg":"shutting down"/);
+  });
+
+  it('answers requests it has read before stdin closed, then exits 0', async () => {
+    const cwd = await makeWorkspace();
+    const proc = spawnCli(['serve'], { cwd });
+    const raw = new RawStdioClient(proc);
+    await proc.waitForStderr(START_LINE);
+    await raw.initialize();
+    // The request and the end of input arrive together: the answer must still come before the exit.
+    await raw.sendLine(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'workspace__read_file', arguments: { path: 'notes.md' } },
+      }),
+    );
+    proc.child.stdin?.end();
+    const answer = await raw.next((message) => message.id === 7);
+    expect(textOf(answer.result as object)).toBe(WORKSPACE_FILES['notes.md']);
+    expect(await proc.waitForExit()).toEqual({ code: 0, signal: null });
   });
 });

@@ -1,6 +1,7 @@
 // A stdio transport that answers bad input instead of dropping it: a line that is not JSON gets -32700,
 // one that is not JSON-RPC gets -32600, and an oversized line is skipped whole with -32600, all while
 // the session keeps serving. (The SDK's stdio transport reports these to onerror only, and closes on size.)
+// When stdin ends, requests already read are still answered before the transport closes.
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -41,7 +42,28 @@ export class LineStdioTransport implements Transport {
   }
 
   private readonly onInputError = (error: Error) => this.onerror?.(error);
-  private readonly onEnd = () => void this.close();
+  /** Requests read but not yet answered: after stdin ends they still get their answers before close. */
+  private readonly unanswered = new Set<string | number>();
+  private inputEnded = false;
+
+  private readonly onEnd = () => {
+    this.inputEnded = true;
+    this.closeWhenAnswered();
+  };
+
+  private closeWhenAnswered(): void {
+    if (this.inputEnded && this.unanswered.size === 0) void this.close();
+  }
+
+  private track(message: JSONRPCMessage): void {
+    if ('method' in message && 'id' in message) this.unanswered.add(message.id);
+    // A cancelled request gets no answer, so it no longer holds the transport open.
+    if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.unanswered.delete(id);
+      this.closeWhenAnswered();
+    }
+  }
 
   private readonly onData = (chunk: Buffer) => {
     let rest = chunk;
@@ -89,6 +111,7 @@ export class LineStdioTransport implements Transport {
       this.reply(validId, -32600, 'invalid request: not a JSON-RPC 2.0 request, notification or response');
       return;
     }
+    this.track(parsed.data);
     this.onmessage?.(parsed.data);
   }
 
@@ -104,8 +127,10 @@ export class LineStdioTransport implements Transport {
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.write(message);
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(message);
+    const id = 'method' in message ? undefined : (message as { id?: string | number }).id;
+    if (id !== undefined && this.unanswered.delete(id)) this.closeWhenAnswered();
   }
 
   async close(): Promise<void> {
