@@ -18,6 +18,10 @@ export class CliError extends Error {
   }
 }
 
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 async function load(options: CommonOptions): Promise<ForesightConfig> {
   return loadConfig({ file: options.config, cwd: process.cwd() });
 }
@@ -71,7 +75,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
   await host.start();
   const mounted = host.plugins.mountedPlugins();
   const tools = host.plugins.listTools().length;
-  const summary = `${mounted.length} plugin${mounted.length === 1 ? '' : 's'} mounted (${mounted.map((m) => m.name).join(', ')}), ${tools} tool${tools === 1 ? '' : 's'}`;
+  const summary = `${count(mounted.length, 'plugin')} mounted (${mounted.map((m) => m.name).join(', ')}), ${count(tools, 'tool')}`;
   try {
     if (address !== undefined) {
       const serving = await host.serveHttp({
@@ -149,7 +153,7 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       process.stdout.write(`ok  ${m.name} (${m.id}), prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools\n`);
     }
     process.stdout.write(
-      `config is valid: ${mounted.length} plugins, ${host.plugins.listTools().length} tools\n`,
+      `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.plugins.listTools().length, 'tool')}\n`,
     );
   });
 }
