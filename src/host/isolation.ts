@@ -17,10 +17,6 @@ export function runInPluginScope<T>(scope: PluginScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
-export function currentPluginScope(): PluginScope | undefined {
-  return scopes.getStore();
-}
-
 let installed: { logger: Logger; refs: number } | undefined;
 
 function onEscaped(kind: 'unhandled rejection' | 'uncaught exception', error: unknown): void {

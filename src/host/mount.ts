@@ -41,8 +41,6 @@ export interface Catalog {
   prompts: Prompt[];
 }
 
-export const EMPTY_CATALOG: Catalog = { tools: [], resources: [], templates: [], prompts: [] };
-
 export interface Mount {
   name: string;
   prefix: string;
