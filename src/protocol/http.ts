@@ -8,6 +8,7 @@ import type { Logger } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import type { Session } from './session.js';
+import { NOT_JSON_RPC } from './wire-errors.js';
 
 export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   /** 0 picks a free port. */
@@ -115,12 +116,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (req.method === 'POST') {
       const body = await readJsonBody(req, maxBodyBytes);
       if (!isJsonRpcPayload(body)) {
-        return sendJsonRpcError(
-          res,
-          400,
-          -32600,
-          'invalid request: not a JSON-RPC 2.0 request, notification or response',
-        );
+        return sendJsonRpcError(res, 400, -32600, NOT_JSON_RPC);
       }
       if (live) return live.transport.handleRequest(req, res, body);
       if (sessionId !== undefined)

@@ -5,6 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { NOT_JSON_RPC } from './wire-errors.js';
 
 /** Default cap on one JSON-RPC line: 4 MiB, the same as the HTTP body cap. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -108,7 +109,7 @@ export class LineStdioTransport implements Transport {
     if (!parsed.success) {
       const id = (value as { id?: unknown } | null)?.id;
       const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
-      this.reply(validId, -32600, 'invalid request: not a JSON-RPC 2.0 request, notification or response');
+      this.reply(validId, -32600, NOT_JSON_RPC);
       return;
     }
     this.track(parsed.data);

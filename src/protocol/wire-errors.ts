@@ -2,6 +2,9 @@
 import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ForesightError, describeThrown, errors, isForesightError } from '../host/index.js';
 
+/** What both transports answer (-32600) to valid JSON that is not a JSON-RPC 2.0 message. */
+export const NOT_JSON_RPC = 'invalid request: not a JSON-RPC 2.0 request, notification or response';
+
 /** JSON-RPC code MCP uses for an unknown resource. */
 export const RESOURCE_NOT_FOUND = -32002;
 
