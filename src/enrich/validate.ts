@@ -1,12 +1,39 @@
 // Checks a call's arguments against the tool's input schema and says, in one line per problem, what to fix.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv as AjvDraft07, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { errors } from '../host/index.js';
+
+export interface CheckOptions {
+  /** The name the agent sees for a parameter (after renames); default the name itself. */
+  agentName?: (param: string) => string;
+  /** Parameters the agent may send, listed when it sends an unknown one; default the schema's. */
+  agentParams?: readonly string[];
+}
 
 export interface ArgumentValidator {
   /** Throws E_INVALID_ARGUMENTS naming each bad parameter, what was given and what is allowed. */
-  check(published: string, schema: Record<string, unknown>, args: Record<string, unknown>): void;
+  check(
+    published: string,
+    schema: Record<string, unknown>,
+    args: Record<string, unknown>,
+    options?: CheckOptions,
+  ): void;
   /** Compiles a first schema, which costs ajv ~70 ms of one-time code generation, so no call pays it. */
   warmUp(): void;
+}
+
+type Dialect = 'draft-07' | '2019-09' | '2020-12';
+
+/**
+ * Picks the validator by `$schema`. MCP's default dialect is 2020-12; drafts 04 to 07 share draft-07's
+ * core closely enough that ajv's draft-07 engine checks them (draft-04's boolean exclusiveMinimum aside).
+ */
+export function dialectOf(schema: Record<string, unknown>): Dialect {
+  const uri = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (/draft-0[4-7]/.test(uri)) return 'draft-07';
+  if (uri.includes('2019-09')) return '2019-09';
+  return '2020-12';
 }
 
 function describeValue(value: unknown): string {
@@ -24,23 +51,36 @@ function valueAt(args: Record<string, unknown>, pointer: string): unknown {
   return current;
 }
 
+/** The dotted path of an instance pointer, its first segment in the agent's name. */
+function pathOf(pointer: string, agentName: (param: string) => string): string {
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (parts[0] !== undefined) parts[0] = agentName(parts[0]);
+  return parts.join('.');
+}
+
 function describeIssue(
   issue: ErrorObject,
   args: Record<string, unknown>,
   schema: Record<string, unknown>,
+  options: CheckOptions,
 ): string {
-  const where = issue.instancePath ? issue.instancePath.slice(1).replaceAll('/', '.') : '';
+  const agentName = options.agentName ?? ((param: string) => param);
+  const where = pathOf(issue.instancePath, agentName);
   const param = where ? `parameter "${where}"` : 'arguments';
   const params = issue.params as Record<string, unknown>;
+  const child = (name: unknown) => (where ? `${where}.${String(name)}` : agentName(String(name)));
   switch (issue.keyword) {
     case 'required':
-      return `missing required parameter "${[where, params.missingProperty].filter(Boolean).join('.')}"`;
+      return `missing required parameter "${child(params.missingProperty)}"`;
     case 'additionalProperties': {
       const allowed = where
         ? []
-        : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-      const name = [where, params.additionalProperty].filter(Boolean).join('.');
-      return `unknown parameter "${name}"${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`;
+        : (options.agentParams ??
+          Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}));
+      return `unknown parameter "${child(params.additionalProperty)}"${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`;
     }
     case 'enum':
       return `${param} is ${describeValue(valueAt(args, issue.instancePath))}; allowed: ${(params.allowedValues as unknown[]).map(describeValue).join(', ')}`;
@@ -53,7 +93,15 @@ function describeIssue(
 export function createArgumentValidator(
   onUncompilable?: (tool: string, reason: string) => void,
 ): ArgumentValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  const settings = { allErrors: true, strict: false, validateFormats: false } as const;
+  const engines: Record<
+    Dialect,
+    { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown }
+  > = {
+    'draft-07': new AjvDraft07(settings),
+    '2019-09': new Ajv2019(settings),
+    '2020-12': new Ajv2020(settings),
+  };
   const compiled = new WeakMap<object, ValidateFunction | null>();
 
   const compile = (published: string, schema: Record<string, unknown>): ValidateFunction | null => {
@@ -61,9 +109,14 @@ export function createArgumentValidator(
     if (cached !== undefined) return cached;
     let validate: ValidateFunction | null = null;
     try {
-      // Tools declare various drafts; their shared core validates the same under 2020-12.
-      const { $schema: _draft, $id: _id, ...rest } = schema;
-      validate = ajv.compile(rest);
+      // The engine already speaks the dialect; dropping $schema and $id spares ajv a meta-schema lookup
+      // and a clash between two tools that reuse one $id.
+      const { $schema: _dialect, $id: _id, ...rest } = schema;
+      const engine = engines[dialectOf(schema)];
+      validate = engine.compile(rest);
+      // ajv keeps every schema it compiled in a map of its own; this WeakMap is the cache, so that one
+      // would only grow with each rebuild of the enriched list.
+      engine.removeSchema(rest);
     } catch (error) {
       onUncompilable?.(published, (error as Error).message);
     }
@@ -73,16 +126,24 @@ export function createArgumentValidator(
 
   return {
     warmUp() {
-      compile('(warm-up)', {
-        type: 'object',
-        properties: { value: { type: 'string' } },
-        required: ['value'],
-      });
+      for (const $schema of [
+        'https://json-schema.org/draft/2020-12/schema',
+        'http://json-schema.org/draft-07/schema#',
+      ]) {
+        compile('(warm-up)', {
+          $schema,
+          type: 'object',
+          properties: { value: { type: 'string' } },
+          required: ['value'],
+        });
+      }
     },
-    check(published, schema, args) {
+    check(published, schema, args, options = {}) {
       const validate = compile(published, schema);
       if (!validate || validate(args)) return;
-      const lines = [...new Set((validate.errors ?? []).map((issue) => describeIssue(issue, args, schema)))];
+      const lines = [
+        ...new Set((validate.errors ?? []).map((issue) => describeIssue(issue, args, schema, options))),
+      ];
       throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
     },
   };

@@ -47,8 +47,11 @@ export interface PluginContext {
   notifyResourceUpdated(uri: string): void;
 }
 
-/** An MCP tool as the plugin names it, with an optional category for enrichers. */
-export type ToolDescriptor = Tool & { category?: ToolCategory };
+/**
+ * An MCP tool as the plugin names it. `category` ties it to the enrichers that serve that category;
+ * `formatted` asks for the format layer's `format` parameter whatever the category. Neither is published.
+ */
+export type ToolDescriptor = Tool & { category?: ToolCategory; formatted?: boolean };
 
 export interface RequestContext {
   /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
