@@ -1,8 +1,11 @@
 // `npm run bench`: Foresight's host overhead against a raw SDK server — echo tools/call throughput and
-// latency (A/B interleaved), and tools/list with many tools — printed and written to bench/results/latest.json.
+// latency (A/B interleaved), and tools/list with many tools — then the enrichment pipeline (tools/list
+// with 500 tools and 6 enrichers, cold and cached) and the format layer's token efficiency on recorded
+// GitHub payloads; printed and written to bench/results/latest.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Endpoint, startEndpoint } from './lib/endpoint.js';
+import { formatEnrichmentReport, measureEnrichment } from './lib/enrichment.js';
 import { runCallRounds, runListRounds } from './lib/measure.js';
 import {
   type BenchReport,
@@ -15,6 +18,7 @@ import {
 } from './lib/report.js';
 import { ROOT } from './lib/root.js';
 import { type BenchSettings, readSettings } from './lib/settings.js';
+import { formatTokenReport, measureTokenEfficiency } from './lib/tokens.js';
 import { type BenchWorkspace, createWorkspace } from './lib/workspace.js';
 
 const LIST_WARMUP = 5;
@@ -123,10 +127,19 @@ async function main(): Promise<void> {
       calls: await measureCalls(workspace, settings),
       toolsList: await measureList(workspace, settings),
     };
+    log('enrichment: tools/list with 500 tools and 6 enrichers, cold build and cached');
+    const enrichment = await measureEnrichment();
+    log('tokens: recorded GitHub issue payloads in each format');
+    const tokens = measureTokenEfficiency();
     const resultsDir = join(ROOT, 'bench/results');
     await mkdir(resultsDir, { recursive: true });
-    await writeFile(join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(
+      join(resultsDir, 'latest.json'),
+      `${JSON.stringify({ ...report, enrichment, tokens }, null, 2)}\n`,
+    );
     console.log(formatReport(report));
+    console.log(`\n${formatEnrichmentReport(enrichment)}`);
+    console.log(`\n${formatTokenReport(tokens)}`);
     if (settings.cpuProfileDir)
       console.log(`\nCPU profiles (timings above are not representative): ${settings.cpuProfileDir}`);
     console.log('\nwritten: bench/results/latest.json');

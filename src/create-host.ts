@@ -7,7 +7,13 @@ import {
   redactSecretsIn,
   validatePluginOptions,
 } from './config/index.js';
-import { type ToolEnricher, createArgumentValidator } from './enrich/index.js';
+import {
+  type ToolEnricher,
+  ToolPipeline,
+  createArgumentValidator,
+  createDeclarativeEnrichers,
+} from './enrich/index.js';
+import { createFormatEnricher } from './format/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
@@ -25,7 +31,10 @@ export interface CreateHostOptions {
   config?: ForesightConfig;
   /** Further plugins, mounted after the config's. */
   plugins?: readonly (Plugin | MountSpec)[];
-  /** Global enrichers; accepted now, run by the enrichment pipeline. */
+  /**
+   * Enrichers for every plugin's tools. They run after each plugin's own enrichers and before the
+   * format layer and the config's [[enrich]] rules, in this order.
+   */
   enrichers?: readonly ToolEnricher[];
   /** Default: pino JSON on stderr at the config's log level. */
   logger?: Logger;
@@ -45,6 +54,8 @@ export interface HttpOptions {
 
 export interface ForesightHost {
   readonly plugins: PluginHost;
+  /** Tools as clients see them: enriched list, calls mapped and validated. `refresh()` after new metadata. */
+  readonly tools: ToolPipeline;
   readonly logger: Logger;
   /** Builds and starts every plugin; idempotent. */
   start(): Promise<void>;
@@ -58,18 +69,13 @@ export interface ForesightHost {
   close(): Promise<void>;
 }
 
-/** Says plainly when a config asks for pipeline features this release validates but does not run yet. */
+/** Says plainly when a config asks for planner features this release validates but does not run yet. */
 function warnReserved(options: CreateHostOptions, logger: Logger): void {
   const config = options.config;
-  const reserved = [
-    config?.enrich.length ? '[[enrich]] rules' : undefined,
-    config && Object.keys(config.tools).length ? '[tools."…"] value models' : undefined,
-    options.enrichers?.length ? 'createHost({ enrichers })' : undefined,
-  ].filter((item): item is string => item !== undefined);
-  if (reserved.length) {
+  if (config && Object.keys(config.tools).length) {
     logger.warn(
-      { reserved },
-      `${reserved.join(', ')}: validated, but not applied until the enrichment pipeline and planner land`,
+      { reserved: ['[tools."…"] value models'] },
+      '[tools."…"] value models: validated, but not applied until the planner lands',
     );
   }
 }
@@ -105,9 +111,16 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const validator = createArgumentValidator((tool, reason) =>
     logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
   );
-  const plugins = new PluginHost({
+  const plugins = new PluginHost({ logger });
+  const tools = new ToolPipeline({
+    host: plugins,
+    enrichers: [
+      ...(options.enrichers ?? []),
+      createFormatEnricher(options.config?.format),
+      ...createDeclarativeEnrichers(options.config?.enrich ?? [], (message) => logger.warn({}, message)),
+    ],
+    validator,
     logger,
-    validateArguments: (route, args) => validator.check(route.published, route.descriptor.inputSchema, args),
   });
   const closers = new Set<() => Promise<void>>();
   const sessionOptions = {
@@ -135,10 +148,11 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     return starting;
   };
 
-  const createHostSession = () => createSession(plugins, sessionOptions);
+  const createHostSession = () => createSession(plugins, tools, sessionOptions);
 
   return {
     plugins,
+    tools,
     logger,
     start,
     createSession: createHostSession,

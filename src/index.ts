@@ -8,7 +8,24 @@ export type {
   ToolEnricher,
   FollowUpLink,
   ToolValueModel,
+  IssueShape,
+  CommentShape,
+  MergeRequestShape,
+  DiffFileShape,
+  JobShape,
+  PipelineShape,
+  PageInfo,
+  ShapedResult,
+  ShapedResultKind,
 } from './enrich/index.js';
+export {
+  TOOL_CATEGORIES,
+  ENRICHED_ENUM_MARKER,
+  SHAPED_RESULT_KINDS,
+  fieldName,
+  fieldNames,
+} from './enrich/index.js';
+export { OUTPUT_FORMATS, type OutputFormat } from './format/index.js';
 export type { MountSpec, Deadlines, CallEnvironment } from './host/index.js';
 export { createHost, type CreateHostOptions, type ForesightHost, type HttpOptions } from './create-host.js';
 export { loadConfig, type ForesightConfig } from './config/index.js';

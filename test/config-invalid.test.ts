@@ -29,7 +29,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
     expect(error.code).toBe('E_CONFIG_INVALID');
     expect(error.kind).toBe('invalid_input');
     expect(error.message).toBe(
-      `${FILE}:4: plugin: unknown key "plugin" (did you mean "plugins"?); allowed: server, plugins, enrich, planner, tools`,
+      `${FILE}:4: plugin: unknown key "plugin" (did you mean "plugins"?); allowed: server, plugins, enrich, format, planner, tools`,
     );
   });
 
@@ -187,5 +187,17 @@ describe('TOML syntax errors', () => {
 
   test('__proto__ keys are refused', () => {
     expect(failure('[plugins.gh]\n__proto__ = 1\n').code).toBe('E_CONFIG_SYNTAX');
+  });
+});
+
+describe('[format]', () => {
+  test('a budget that is not a positive whole number, and an unknown format', () => {
+    const message = failure('[format]\nbudget_tokens = 0\ndefault = "html"\n').message;
+    expect(message).toContain(
+      `${FILE}:2: format.budget_tokens: expected a positive whole number of tokens, got 0`,
+    );
+    expect(message).toContain(
+      `${FILE}:3: format.default: expected one of "markdown", "compact", "json", "toon", got "html"`,
+    );
   });
 });

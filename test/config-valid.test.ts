@@ -34,8 +34,9 @@ pin = { dryRun = true }
 
 [[enrich]]
 tools = ["gh__*", "gl__*"]
-default = { per_page = 20 }
+defaults = { per_page = 20 }
 hide = ["page"]
+rename = { q = "query" }
 description = "Issues of the team's repositories"
 annotations = { readOnlyHint = true, title = "Issues" }
 
@@ -122,12 +123,13 @@ describe('parseConfig with a full valid file', () => {
 
   test('enrich rules with defaults filled in and their header lines', () => {
     expect(config.enrich).toEqual([
-      { tools: ['fs__*'], pin: { dryRun: true }, default: {}, hide: [], line: 27 },
+      { tools: ['fs__*'], pin: { dryRun: true }, defaults: {}, hide: [], rename: {}, line: 27 },
       {
         tools: ['gh__*', 'gl__*'],
         pin: {},
-        default: { per_page: 20 },
+        defaults: { per_page: 20 },
         hide: ['page'],
+        rename: { q: 'query' },
         description: "Issues of the team's repositories",
         annotations: { readOnlyHint: true, title: 'Issues' },
         line: 31,
@@ -137,6 +139,7 @@ describe('parseConfig with a full valid file', () => {
 
   test('planner and tool overrides, camelCase, only the fields given', () => {
     expect(config.planner).toEqual({ enabled: true });
+    expect(config.format).toEqual({ budgetTokens: 8000, defaultFormat: 'markdown' });
     expect(config.tools).toEqual({
       gh__get_issues: {
         followUp: [

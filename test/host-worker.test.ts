@@ -63,3 +63,33 @@ describe('worker isolation', () => {
     }
   });
 });
+
+describe('worker isolation and enrichers', () => {
+  it('keeps the categories a worker plugin enrichers serve visible, without their schema edits', async () => {
+    const records: Record<string, unknown>[] = [];
+    const host = createHost({
+      plugins: [
+        {
+          module: fileURLToPath(new URL('./fixtures/plugins/categorised.mjs', import.meta.url)),
+          isolation: 'worker',
+        },
+      ],
+      logger: createMemoryLogger(records),
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await host.connect(serverSide);
+    const client = new Client({ name: 'worker-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['tracker__list_issues']);
+      // The enum edit ran nowhere: enricher code cannot cross to the host's thread.
+      expect(tools[0]?.inputSchema.properties?.state).toEqual({ type: 'string' });
+      expect(records.map((record) => record.msg)).toContain(
+        'isolation = "worker": enrichers keep their tools visible, but their schema edits and argument mapping are not applied',
+      );
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -161,7 +161,8 @@ export function listComparison(
 
 const fixed = (value: number, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** Columns padded to their widest cell: the first left-aligned, the rest right-aligned. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells

@@ -74,7 +74,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
 
   await host.start();
   const mounted = host.plugins.mountedPlugins();
-  const tools = host.plugins.listTools().length;
+  const tools = host.tools.listTools().length;
   const summary = `${count(mounted.length, 'plugin')} mounted (${mounted.map((m) => m.name).join(', ')}), ${count(tools, 'tool')}`;
   try {
     if (address !== undefined) {
@@ -152,8 +152,15 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
     for (const m of mounted) {
       process.stdout.write(`ok  ${m.name} (${m.id}), prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools\n`);
     }
+    const unlisted = host.tools.unlisted();
+    for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
+      process.stdout.write(`note  ${message}\n`);
+    const failed = unlisted.filter((u) => u.reason === 'failed');
+    for (const { message } of failed) process.stdout.write(`fail  ${message}\n`);
+    // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
+    if (failed.length) throw new CliError(`${count(failed.length, 'tool')} failed enrichment`, 1);
     process.stdout.write(
-      `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.plugins.listTools().length, 'tool')}\n`,
+      `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
     );
   });
 }

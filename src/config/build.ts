@@ -26,6 +26,7 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
       ...rule,
       line: lineOfKeyPath(keyLines, ['enrich', index]) ?? 0,
     })),
+    format: parsed.format,
     planner: parsed.planner,
     tools: parsed.tools,
   };

@@ -4,6 +4,7 @@ export type { ServerConfig, HttpAddress, Transport } from './schema-server.js';
 export type { PluginDeadlines, PluginIsolation } from './schema-plugin.js';
 export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-enrich.js';
 export type { ToolOverride } from './schema-tools.js';
+export type { FormatConfig } from './schema-format.js';
 export type { PlannerConfig } from './schema-file.js';
 export type { LoadConfigOptions } from './load.js';
 

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
 import { booleanValue, closedTable, listOf } from './leaf-schemas.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
+import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
 import { ServerConfigSchema } from './schema-server.js';
 import { ToolOverrideSchema } from './schema-tools.js';
@@ -32,6 +33,7 @@ export const ConfigFileSchema = closedTable({
   server: ServerConfigSchema.prefault({}),
   plugins: z.record(PluginNameSchema, PluginSettingsSchema, tableOf('[plugins.<name>] tables')).prefault({}),
   enrich: listOf(DeclarativeEnrichRuleSchema, 'an array of [[enrich]] tables').default([]),
+  format: FormatConfigSchema.prefault({}),
   planner: PlannerConfigSchema.prefault({}),
   tools: z.record(ToolNameSchema, ToolOverrideSchema, tableOf('[tools."<name>"] tables')).prefault({}),
 });

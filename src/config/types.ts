@@ -2,6 +2,7 @@
 import type { KeyLines } from './key-path.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
 import type { PlannerConfig } from './schema-file.js';
+import type { FormatConfig } from './schema-format.js';
 import type { PluginDeadlines, PluginIsolation } from './schema-plugin.js';
 import type { ServerConfig } from './schema-server.js';
 import type { ToolOverride } from './schema-tools.js';
@@ -44,6 +45,8 @@ export interface ForesightConfig {
   plugins: PluginEntry[];
   /** [[enrich]] rules in file order. */
   enrich: DeclarativeEnrichRule[];
+  /** [format]: the format layer's budget and default. */
+  format: FormatConfig;
   planner: PlannerConfig;
   /** [tools."<published name>"] overrides, by published tool name. */
   tools: Record<string, ToolOverride>;

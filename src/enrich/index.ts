@@ -1,4 +1,4 @@
-// Public surface of the enrich area.
+// Public surface of the enrich area: the enricher contract, the shared result shapes, and the argument validator.
 export type {
   ToolCategory,
   ToolRef,
@@ -7,5 +7,23 @@ export type {
   FollowUpLink,
   ToolValueModel,
 } from './contract.js';
-export { TOOL_CATEGORIES } from './contract.js';
+export { TOOL_CATEGORIES, ENRICHED_ENUM_MARKER } from './contract.js';
+export type {
+  IssueShape,
+  CommentShape,
+  MergeRequestShape,
+  DiffFileShape,
+  JobShape,
+  PipelineShape,
+  PageInfo,
+  ShapedResult,
+  ShapedResultKind,
+} from './shapes.js';
+export { SHAPED_RESULT_KINDS } from './shapes.js';
 export { createArgumentValidator, type ArgumentValidator } from './validate.js';
+export { EditableToolSchema } from './tool-schema.js';
+export { fieldName, fieldNames } from './field-name.js';
+export { ToolPipeline, type ToolPipelineOptions } from './pipeline.js';
+export type { PreparedCall } from './call-stages.js';
+export type { EnrichedTool } from './enrich-tool.js';
+export { createDeclarativeEnrichers } from './declarative.js';

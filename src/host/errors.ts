@@ -127,6 +127,30 @@ export const errors = {
     'invalid_input',
     (target: string, detail: string) => `invalid arguments for ${target}: ${detail}`,
   ),
+  toolHidden: define(
+    'E_TOOL_HIDDEN',
+    'not_found',
+    (name: string, category: string) =>
+      `tool ${quote(name)} is not listed: no active enricher serves its category ${quote(category)}`,
+  ),
+  enricherFailed: define(
+    'E_ENRICHER_FAILED',
+    'internal',
+    (enricher: string, tool: string, stage: string, detail: string) =>
+      `enricher ${enricher} failed on tool ${quote(tool)} while ${stage}: ${detail}`,
+  ),
+  parameterPinned: define(
+    'E_PARAMETER_PINNED',
+    'invalid_input',
+    (tool: string, param: string, value: string, rule: string) =>
+      `parameter ${quote(param)} of tool ${quote(tool)} is fixed to ${value} by ${rule}; leave it out`,
+  ),
+  parameterHidden: define(
+    'E_PARAMETER_HIDDEN',
+    'invalid_input',
+    (tool: string, param: string, rule: string) =>
+      `parameter ${quote(param)} of tool ${quote(tool)} is not available: ${rule} hides it`,
+  ),
   completionRefUnsupported: define(
     'E_COMPLETION_REF',
     'invalid_input',

@@ -1,5 +1,6 @@
 // A mounted plugin: its provider, where it publishes, its deadlines, and the snapshot of its catalogs.
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolEnricher } from '../enrich/index.js';
 import type { Logger, Plugin, PluginProvider, ToolDescriptor } from './contract.js';
 
 export type PluginMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
@@ -51,6 +52,8 @@ export interface Mount {
   deadlines: Deadlines;
   logger: Logger;
   catalog: Catalog;
+  /** The plugin's own enrichers, read once after build, each method running in the plugin's scope. */
+  enrichers: readonly ToolEnricher[];
   /** How messages name this plugin: `"gh" (github)` or `"workspace"`. */
   label: string;
 }

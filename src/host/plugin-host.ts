@@ -19,10 +19,12 @@ import { describeThrown, errors, isForesightError } from './errors.js';
 import { innerMessage, invokePlugin } from './invoke.js';
 import { installIsolationHandlers } from './isolation.js';
 import { loadPluginModule } from './load.js';
+import { readPluginEnrichers } from './plugin-enrichers.js';
 import { DEFAULT_DEADLINES, type Mount, type MountSpec, type PluginMethod, mountLabel } from './mount.js';
 import { checkPluginId, checkPrefix, publishUri, schemeForPrefix } from './names.js';
 import type { CallEnvironment } from './request-context.js';
 import {
+  type PublishedToolEntry,
   type RouteTable,
   type ToolRoute,
   buildRouteTable,
@@ -30,6 +32,7 @@ import {
   publishedResource,
   publishedTemplate,
   publishedTool,
+  publishedToolEntry,
   routeUri,
 } from './routes.js';
 import {
@@ -45,8 +48,6 @@ export type HostState = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 export interface PluginHostOptions {
   logger: Logger;
-  /** Checks a tool call's arguments before the plugin sees them; throws a ForesightError. */
-  validateArguments?: (route: ToolRoute, args: Record<string, unknown>) => void;
 }
 
 export interface HostEvents {
@@ -138,6 +139,7 @@ export class PluginHost {
       deadlines: { ...DEFAULT_DEADLINES, ...spec.deadlines },
       logger: this.logger.child({ plugin: name }),
       catalog: { tools: [], resources: [], templates: [], prompts: [] },
+      enrichers: [],
       label: mountLabel(name, plugin.id),
     };
     const context: PluginContext = {
@@ -169,6 +171,7 @@ export class PluginHost {
       throw errors.pluginBuild(mount.label, 'build() must return a provider with tools() and callTool()');
     }
     mount.catalog = readCatalog(mount.provider, mount.label);
+    mount.enrichers = readPluginEnrichers(mount.provider, mount);
     return mount;
   }
 
@@ -217,6 +220,11 @@ export class PluginHost {
 
   toolRoutes(): ReadonlyMap<string, ToolRoute> {
     return this.routes.tools;
+  }
+
+  /** Every published tool with its plugin's enrichers, in mount order: what the enrichment pipeline builds on. */
+  publishedTools(): PublishedToolEntry[] {
+    return [...this.routes.tools.values()].map(publishedToolEntry);
   }
 
   listResources(): Resource[] {
@@ -273,6 +281,7 @@ export class PluginHost {
   }
 
   // ---- calls ------------------------------------------------------------------------------------
+  // callTool runs the plugin as asked: arguments are checked by the enrichment pipeline in front of it.
 
   private invoke<T>(
     mount: Mount,
@@ -297,7 +306,6 @@ export class PluginHost {
     this.assertServing(target);
     const route = this.routes.tools.get(name);
     if (!route) throw errors.toolNotFound(name);
-    this.options.validateArguments?.(route, args);
     const { mount, local } = route;
     const result = await this.invoke(
       mount,

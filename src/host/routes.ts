@@ -1,5 +1,6 @@
 // The exact route table from published tool names, prompt names and URI schemes to mounted plugins.
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolEnricher, ToolRef } from '../enrich/index.js';
 import type { ToolDescriptor } from './contract.js';
 import { errors } from './errors.js';
 import type { Mount } from './mount.js';
@@ -10,6 +11,18 @@ export interface ToolRoute {
   local: string;
   published: string;
   descriptor: ToolDescriptor;
+  ref: ToolRef;
+}
+
+/** A published tool as the enrichment pipeline sees it: its MCP form, its identity, its plugin's enrichers. */
+export interface PublishedToolEntry {
+  /** As published before enrichment: public name, no category. */
+  tool: Tool;
+  ref: ToolRef;
+  /** The owning plugin's enrichers, scoped to its tools. */
+  enrichers: readonly ToolEnricher[];
+  /** How messages name the owning plugin: `"gh" (github)`. */
+  owner: string;
 }
 
 export interface PromptRoute {
@@ -37,7 +50,13 @@ export function buildRouteTable(mounts: readonly Mount[]): RouteTable {
       checkPublishedToolName(published, owner);
       const previous = tools.get(published);
       if (previous) throw errors.nameConflict('tool', published, `plugin ${previous.mount.label}`, owner);
-      tools.set(published, { mount, local: descriptor.name, published, descriptor });
+      tools.set(published, {
+        mount,
+        local: descriptor.name,
+        published,
+        descriptor,
+        ref: toolRef(mount, descriptor, published),
+      });
     }
     for (const prompt of mount.catalog.prompts) {
       const published = publishName(mount.prefix, prompt.name);
@@ -80,9 +99,29 @@ function ownedSchemes(mount: Mount): Set<string> {
   return found;
 }
 
+function toolRef(mount: Mount, descriptor: ToolDescriptor, published: string): ToolRef {
+  return {
+    plugin: mount.name,
+    name: descriptor.name,
+    published,
+    ...(descriptor.category === undefined ? {} : { category: descriptor.category }),
+    ...(descriptor.annotations === undefined ? {} : { annotations: descriptor.annotations }),
+    ...(descriptor.formatted === true ? { formatted: true } : {}),
+  };
+}
+
 export function publishedTool(route: ToolRoute): Tool {
-  const { category: _category, ...tool } = route.descriptor;
+  const { category: _category, formatted: _formatted, ...tool } = route.descriptor;
   return { ...tool, name: route.published };
+}
+
+export function publishedToolEntry(route: ToolRoute): PublishedToolEntry {
+  return {
+    tool: publishedTool(route),
+    ref: route.ref,
+    enrichers: route.mount.enrichers,
+    owner: route.mount.label,
+  };
 }
 
 export function publishedPrompt(mount: Mount, prompt: Prompt): Prompt {

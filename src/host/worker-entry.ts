@@ -1,5 +1,6 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ToolCategory } from '../enrich/index.js';
 import type { CatalogKind, Logger, PluginContext, PluginProvider, RequestContext } from './contract.js';
 import { readCatalog } from './catalog.js';
 import { describeThrown, errors } from './errors.js';
@@ -151,6 +152,18 @@ port.on('message', (message: HostMessage) => {
   }
 });
 
+/** What each enricher serves; its schema edits and argument mapping cannot cross to the host's thread. */
+function enricherCategories(built: PluginProvider): ToolCategory[][] {
+  const list = built.enrichers?.() ?? [];
+  if (list.length) {
+    logger.warn(
+      { enrichers: list.length },
+      'isolation = "worker": enrichers keep their tools visible, but their schema edits and argument mapping are not applied',
+    );
+  }
+  return list.map((enricher) => [...enricher.supportedCategories()]);
+}
+
 const context: PluginContext = {
   config: data.config,
   logger,
@@ -165,7 +178,11 @@ try {
     Promise.resolve().then(() => plugin.build(context)),
   );
   provider = built;
-  post({ type: 'ready', catalog: readCatalog(built, data.name) });
+  post({
+    type: 'ready',
+    catalog: readCatalog(built, data.name),
+    enricherCategories: enricherCategories(built),
+  });
 } catch (error) {
   post({ type: 'buildFailed', error: serializeError(error) });
 }

@@ -1,4 +1,5 @@
 // Messages between the host and a plugin running in a worker thread, and how errors cross that line.
+import type { ToolCategory } from '../enrich/index.js';
 import type { CatalogKind } from './contract.js';
 import { ForesightError, type ErrorKind, describeThrown, isForesightError } from './errors.js';
 import type { Catalog } from './mount.js';
@@ -27,7 +28,8 @@ export type HostMessage =
 
 /** Worker → host. */
 export type WorkerMessage =
-  | { type: 'ready'; catalog: Catalog }
+  /** `enricherCategories`: what each of the plugin's enrichers serves (functions cannot cross threads). */
+  | { type: 'ready'; catalog: Catalog; enricherCategories: ToolCategory[][] }
   | { type: 'buildFailed'; error: SerializedError }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: SerializedError }

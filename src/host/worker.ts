@@ -9,6 +9,7 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
 import type { CompletionResult, PluginContext, PluginProvider, RequestContext } from './contract.js';
 import { errors } from './errors.js';
 import type { Catalog, Mount } from './mount.js';
@@ -40,7 +41,7 @@ interface WorkerProviderOptions {
 }
 
 class WorkerThread {
-  readonly ready: Promise<Catalog>;
+  readonly ready: Promise<Extract<WorkerMessage, { type: 'ready' }>>;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -64,10 +65,10 @@ class WorkerThread {
     };
     this.worker = new Worker(workerEntry, { workerData: data, stderr: false });
     this.worker.unref();
-    this.ready = new Promise<Catalog>((resolve, reject) => {
+    this.ready = new Promise((resolve, reject) => {
       this.rejectReady = reject;
       this.worker.on('message', (message: WorkerMessage) => {
-        if (message.type === 'ready') resolve(message.catalog);
+        if (message.type === 'ready') resolve(message);
         else if (message.type === 'buildFailed') reject(deserializeError(message.error));
         else this.handle(message);
       });
@@ -210,6 +211,7 @@ class WorkerThread {
 /** Spawns the plugin's worker, waits for its first build, and returns the proxy the host mounts. */
 export async function createWorkerProvider(options: WorkerProviderOptions): Promise<PluginProvider> {
   let catalog: Catalog;
+  let enricherCategories: ToolCategory[][] = [];
   let thread: WorkerThread | undefined;
   let started = false;
   let shuttingDown = false;
@@ -234,7 +236,7 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     const onDeadline = () => fresh.terminate(`building the plugin overran its start deadline`);
     deadline.addEventListener('abort', onDeadline, { once: true });
     try {
-      catalog = await fresh.ready;
+      ({ catalog, enricherCategories } = await fresh.ready);
     } finally {
       deadline.removeEventListener('abort', onDeadline);
     }
@@ -266,6 +268,8 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
 
   return {
     tools: () => catalog.tools,
+    // Enricher code stays in the thread: the host gets stand-ins that keep the tools' categories visible.
+    enrichers: () => enricherCategories.map((categories) => categoryStandIn(categories)),
     resources: () => catalog.resources,
     resourceTemplates: () => catalog.templates,
     prompts: () => catalog.prompts,
@@ -305,5 +309,14 @@ function noClientContext(signal: AbortSignal): RequestContext {
     log: async () => {},
     createMessage: refuse,
     elicit: refuse,
+  };
+}
+
+function categoryStandIn(categories: readonly ToolCategory[]): ToolEnricher {
+  return {
+    name: 'worker stand-in',
+    supportedCategories: () => categories,
+    enrichSchema: () => {},
+    transformArgs: () => {},
   };
 }

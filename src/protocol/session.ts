@@ -16,9 +16,11 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  type CallToolResult,
   type LoggingLevel,
   type ServerNotification,
   type ServerRequest,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallEnvironment, PluginHost } from '../host/index.js';
 import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
@@ -31,6 +33,14 @@ export interface SessionOptions extends WireErrorOptions {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** Tools as clients see them: the enrichment pipeline in front of the plugin host. */
+export interface ToolService {
+  listTools(): Tool[];
+  callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
+  /** Returns the unsubscribe. */
+  onToolsChanged(listener: () => void): () => void;
+}
+
 const LEVELS = LoggingLevelSchema.options;
 
 export interface Session {
@@ -41,7 +51,7 @@ export interface Session {
   dispose(): void;
 }
 
-export function createSession(host: PluginHost, options: SessionOptions): Session {
+export function createSession(host: PluginHost, tools: ToolService, options: SessionOptions): Session {
   const server = new Server(
     { name: options.name, version: options.version },
     {
@@ -101,12 +111,12 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
     minLevel = request.params.level;
     return {};
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     try {
       return options.redactResult(
-        await host.callTool(name, args ?? {}, environment(extra, request.params._meta?.progressToken)),
+        await tools.callTool(name, args ?? {}, environment(extra, request.params._meta?.progressToken)),
       );
     } catch (error) {
       return toolCallFailure(error, name, options);
@@ -154,13 +164,13 @@ export function createSession(host: PluginHost, options: SessionOptions): Sessio
   );
 
   const detach = [
+    // The tool list clients see is the enriched one, so its changes come from the pipeline.
+    tools.onToolsChanged(() => {
+      server.sendToolListChanged().catch(() => {});
+    }),
     host.on('listChanged', (kind) => {
-      const send =
-        kind === 'tools'
-          ? server.sendToolListChanged()
-          : kind === 'resources'
-            ? server.sendResourceListChanged()
-            : server.sendPromptListChanged();
+      if (kind === 'tools') return;
+      const send = kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
       send.catch(() => {});
     }),
     host.on('resourceUpdated', (uri) => {

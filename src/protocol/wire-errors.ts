@@ -46,7 +46,8 @@ function messageOf(error: ForesightError, options: WireErrorOptions): string {
  */
 export function toolCallFailure(error: unknown, tool: string, options: WireErrorOptions): CallToolResult {
   const failure = asForesightError(error, `tool "${tool}"`);
-  if (failure.code === errors.toolNotFound.code) {
+  // A tool that is not listed is a bad request, whether it never existed or its category is not served.
+  if (failure.code === errors.toolNotFound.code || failure.code === errors.toolHidden.code) {
     throw new WireError(ErrorCode.InvalidParams, messageOf(failure, options), {
       code: failure.code,
       kind: failure.kind,

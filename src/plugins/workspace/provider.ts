@@ -1,6 +1,7 @@
-// Assembles the workspace provider: the four read-only tools, the file resource template and path completion.
+// Assembles the workspace provider: the four read-only tools, their enricher, the file resource template and path completion.
 import { errors, type PluginProvider } from '../../host/index.js';
 import { completePath } from './complete.js';
+import { createWorkspaceEnricher } from './enricher.js';
 import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { createListDirectoryTool } from './list-directory.js';
@@ -18,7 +19,9 @@ export async function createWorkspaceProvider(options: WorkspaceOptions): Promis
   };
   const tools = [createGlobTool(ws), createGrepTool(ws), createReadFileTool(ws), createListDirectoryTool(ws)];
   const byName = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
+  const enricher = createWorkspaceEnricher();
   return {
+    enrichers: () => [enricher],
     tools: () => tools.map((tool) => tool.descriptor),
     async callTool(name, args, ctx) {
       const tool = byName.get(name);

@@ -1,0 +1,102 @@
+// Enrichers written in foresight.toml: each [[enrich]] block hides, pins, defaults, renames and re-describes matching tools.
+import picomatch from 'picomatch';
+import type { DeclarativeEnrichRule } from '../config/index.js';
+import { errors } from '../host/index.js';
+import type { ToolEnricher, ToolRef, ToolSchema } from './contract.js';
+
+/** What one block did to one tool, in the tool's own parameter names. */
+interface Applied {
+  pinned: Map<string, unknown>;
+  hidden: Set<string>;
+  defaults: Map<string, unknown>;
+}
+
+/** How messages name a block: `[[enrich]] #2 (line 14)`. */
+export function ruleLabel(index: number, line: number): string {
+  return line > 0 ? `[[enrich]] #${index + 1} (line ${line})` : `[[enrich]] #${index + 1}`;
+}
+
+/** One enricher per block, in file order, so later blocks act on what earlier ones produced. */
+export function createDeclarativeEnrichers(
+  rules: readonly DeclarativeEnrichRule[],
+  onWarning?: (message: string) => void,
+): ToolEnricher[] {
+  return rules.map((rule, index) => new DeclarativeEnricher(rule, ruleLabel(index, rule.line), onWarning));
+}
+
+class DeclarativeEnricher implements ToolEnricher {
+  private readonly matches: (published: string) => boolean;
+  /** By published name; rebuilt for each tool on every enrichment. */
+  private readonly applied = new Map<string, Applied>();
+
+  constructor(
+    private readonly rule: DeclarativeEnrichRule,
+    readonly name: string,
+    private readonly onWarning: ((message: string) => void) | undefined,
+  ) {
+    this.matches = picomatch(rule.tools);
+  }
+
+  /** Cross-cutting: it serves no category, so it sees every tool and unhides none. */
+  supportedCategories(): readonly [] {
+    return [];
+  }
+
+  enrichSchema(tool: ToolRef, schema: ToolSchema): void {
+    this.applied.delete(tool.published);
+    if (!this.matches(tool.published)) return;
+    const { rule } = this;
+    const applied: Applied = { pinned: new Map(), hidden: new Set(), defaults: new Map() };
+    const has = (name: string) => schema.param(name) !== undefined;
+    for (const name of rule.hide.filter(has)) {
+      if (!Object.hasOwn(rule.defaults, name) && requiredIn(schema, name))
+        this.onWarning?.(
+          `${this.name} hides required parameter "${name}" of tool "${tool.published}" without a default: its calls will lack it`,
+        );
+      applied.hidden.add(name);
+    }
+    for (const [name, value] of Object.entries(rule.pin)) if (has(name)) applied.pinned.set(name, value);
+    for (const [name, value] of Object.entries(rule.defaults)) {
+      if (!has(name)) continue;
+      applied.defaults.set(name, value);
+      if (applied.hidden.has(name)) continue;
+      schema.setDefault(name, value);
+      // The host fills the default in, so the agent may leave the parameter out.
+      schema.setRequired(name, false);
+    }
+    schema.removeParams([...applied.hidden, ...applied.pinned.keys()]);
+    if (rule.description !== undefined) schema.setDescription(rule.description);
+    if (rule.annotations !== undefined) schema.setAnnotations(rule.annotations);
+    for (const [from, to] of Object.entries(rule.rename)) {
+      if (!has(from)) continue;
+      if (has(to))
+        throw new Error(
+          `cannot show parameter "${from}" as "${to}": the tool already has a parameter "${to}"`,
+        );
+      schema.renameParam(from, to);
+    }
+    this.applied.set(tool.published, applied);
+  }
+
+  /** Receives the tool's own names: the pipeline has already mapped this block's renames back. */
+  transformArgs(tool: ToolRef, args: Record<string, unknown>): void {
+    const applied = this.applied.get(tool.published);
+    if (!applied) return;
+    for (const [name, value] of applied.pinned) {
+      if (Object.hasOwn(args, name))
+        throw errors.parameterPinned(tool.published, name, JSON.stringify(value), this.name);
+      args[name] = structuredClone(value);
+    }
+    for (const name of applied.hidden) {
+      if (Object.hasOwn(args, name)) throw errors.parameterHidden(tool.published, name, this.name);
+    }
+    for (const [name, value] of applied.defaults) {
+      if (!Object.hasOwn(args, name)) args[name] = structuredClone(value);
+    }
+  }
+}
+
+function requiredIn(schema: ToolSchema, name: string): boolean {
+  const required = schema.toJSON().required;
+  return Array.isArray(required) && required.includes(name);
+}

@@ -1,0 +1,131 @@
+// The compact format: one line per item with the fields that matter, a few lines per detail.
+import { describe, expect, it } from 'vitest';
+import type { IssueShape } from '../src/enrich/index.js';
+import { renderStructured } from '../src/format/index.js';
+
+const issue13: IssueShape = {
+  key: '#13',
+  title: 'Test issue 13',
+  state: 'open',
+  url: 'https://github.com/o/r/issues/13',
+  author: 'alice',
+  assignees: ['bob', 'carol'],
+  labels: ['bug', 'ui'],
+  createdAt: '2020-05-01T10:00:00Z',
+  updatedAt: '2020-05-02T11:30:00Z',
+  commentCount: 2,
+  body: 'First words of the body, and then a good deal more text that runs past the length of an excerpt for sure.',
+};
+
+describe('compact format', () => {
+  it('renders one line per issue with every present field, the URL and a body excerpt', () => {
+    const { text } = renderStructured(
+      {
+        kind: 'issue_list',
+        items: [
+          issue13,
+          {
+            key: 'PROJ-7',
+            title: 'Задача',
+            state: 'In Progress',
+            priority: 'High',
+            type: 'Bug',
+            parent: 'PROJ-1',
+            commentCount: 1,
+          },
+        ],
+        page: { offset: 0, total: 2 },
+      },
+      'compact',
+    );
+    expect(text).toBe(
+      [
+        'Issues (2):',
+        '#13 [open] Test issue 13 · by alice · → bob,carol · [bug,ui] · created 2020-05-01 · updated 2020-05-02 · 2 comments · https://github.com/o/r/issues/13 · "First words of the body, and then a good deal more text that runs past the…"',
+        'PROJ-7 [In Progress] Задача · type Bug · priority High · parent PROJ-1 · 1 comment',
+      ].join('\n'),
+    );
+  });
+
+  it('renders a detail as its summary line with full timestamps, the body, then the comments', () => {
+    const { text } = renderStructured(
+      {
+        kind: 'issue',
+        item: { ...issue13, closedAt: '2020-05-03T00:00:00Z', body: 'Line one.\nLine two.' },
+        comments: [{ id: '901', author: 'bob', createdAt: '2020-05-02T09:00:00Z', body: 'Same here 👍' }],
+      },
+      'compact',
+    );
+    expect(text).toBe(
+      [
+        '#13 [open] Test issue 13 · by alice · → bob,carol · [bug,ui] · created 2020-05-01 10:00 UTC · updated 2020-05-02 11:30 UTC · closed 2020-05-03 00:00 UTC · 2 comments · https://github.com/o/r/issues/13',
+        '',
+        'Line one.',
+        'Line two.',
+        '',
+        'Comments (1):',
+        '',
+        '901 · by bob · 2020-05-02',
+        'Same here 👍',
+      ].join('\n'),
+    );
+  });
+
+  it('renders merge requests, review comments, diffs and pipelines in a line each', () => {
+    const mrs = renderStructured(
+      {
+        kind: 'merge_request_list',
+        items: [
+          {
+            key: '#45',
+            title: 'Add search',
+            state: 'open',
+            draft: true,
+            author: 'dana',
+            reviewers: ['eve', 'finn'],
+            sourceBranch: 'search',
+            targetBranch: 'main',
+          },
+        ],
+      },
+      'compact',
+    ).text;
+    expect(mrs).toBe(
+      'Merge requests (1):\n#45 [open] Add search · draft · by dana · review: eve,finn · search → main',
+    );
+
+    const notes = renderStructured(
+      {
+        kind: 'comment_list',
+        items: [
+          { id: 'n1', author: 'eve', body: 'Rename this.', path: 'src/a.ts', line: 12, resolved: false },
+        ],
+      },
+      'compact',
+    ).text;
+    expect(notes).toBe('Comments (1):\n\nn1 · by eve · on src/a.ts:12 · unresolved\nRename this.');
+
+    const diffs = renderStructured(
+      {
+        kind: 'diff_list',
+        items: [{ path: 'a.txt', status: 'added', additions: 2, diff: '+one\n+two', truncated: true }],
+      },
+      'compact',
+    ).text;
+    expect(diffs).toBe('Changed files (1):\n\na.txt [added] · +2 · diff cut by the provider\n+one\n+two');
+
+    const pipeline = renderStructured(
+      {
+        kind: 'pipeline',
+        item: {
+          id: '9',
+          status: 'running',
+          ref: 'main',
+          jobs: [{ id: '1', name: 'build', status: 'running', durationS: 30 }],
+        },
+      },
+      'compact',
+    ).text;
+    expect(pipeline).toBe('Pipeline 9 [running] · ref main\n\nJobs (1):\nbuild [running] · 30s · id 1');
+  });
+});
