@@ -39,13 +39,15 @@ export function prepareCall(
   validator: ArgumentValidator,
 ): PreparedCall {
   const { ref, links } = enriched;
-  const args = structuredClone(agentArgs);
+  // A shallow copy: the chain renames, adds and deletes top-level parameters. The request object is this
+  // call's own, so an enricher that edits a nested value in place touches nothing shared.
+  const args = { ...agentArgs };
   const seen = new Map<number, Readonly<Record<string, unknown>>>();
   for (let layer = links.length - 1; layer >= 0; layer--) {
     const link = links[layer];
     if (!link) continue;
     mapRenamesBack(enriched, layer, args);
-    if (link.enricher.transformResult) seen.set(layer, structuredClone(args));
+    if (link.enricher.transformResult) seen.set(layer, { ...args });
     try {
       link.enricher.transformArgs(ref, args);
     } catch (error) {

@@ -94,13 +94,21 @@ export function createArgumentValidator(
   onUncompilable?: (tool: string, reason: string) => void,
 ): ArgumentValidator {
   const settings = { allErrors: true, strict: false, validateFormats: false } as const;
-  const engines: Record<
-    Dialect,
-    { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown }
-  > = {
-    'draft-07': new AjvDraft07(settings),
-    '2019-09': new Ajv2019(settings),
-    '2020-12': new Ajv2020(settings),
+  type Engine = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
+  const makers: Record<Dialect, () => Engine> = {
+    'draft-07': () => new AjvDraft07(settings),
+    '2019-09': () => new Ajv2019(settings),
+    '2020-12': () => new Ajv2020(settings),
+  };
+  // Each engine compiles its meta-schemas when made: only the dialects in use pay for it.
+  const engines = new Map<Dialect, Engine>();
+  const engineFor = (dialect: Dialect): Engine => {
+    let engine = engines.get(dialect);
+    if (!engine) {
+      engine = makers[dialect]();
+      engines.set(dialect, engine);
+    }
+    return engine;
   };
   const compiled = new WeakMap<object, ValidateFunction | null>();
 
@@ -112,7 +120,7 @@ export function createArgumentValidator(
       // The engine already speaks the dialect; dropping $schema and $id spares ajv a meta-schema lookup
       // and a clash between two tools that reuse one $id.
       const { $schema: _dialect, $id: _id, ...rest } = schema;
-      const engine = engines[dialectOf(schema)];
+      const engine = engineFor(dialectOf(schema));
       validate = engine.compile(rest);
       // ajv keeps every schema it compiled in a map of its own; this WeakMap is the cache, so that one
       // would only grow with each rebuild of the enriched list.

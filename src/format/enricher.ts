@@ -5,6 +5,7 @@ import { errors } from '../host/index.js';
 import { fitTextContent } from './content.js';
 import { DEFAULT_BUDGET_TOKENS, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './formats.js';
 import { renderStructured } from './render.js';
+import { preloadTokenizer } from './tokens.js';
 
 export interface FormatOptions {
   /** Largest answer, in estimated tokens, before lists and long text are trimmed; default 8000. */
@@ -56,6 +57,8 @@ export function createFormatEnricher(options: FormatOptions = {}): ToolEnricher 
         description: DESCRIPTION,
       });
       applied.add(tool.published);
+      // A tool that will format its answers is listed: load the tokenizer before its first call.
+      preloadTokenizer();
     },
     transformArgs(tool, args) {
       if (!applied.has(tool.published) || !(PARAM in args)) return;
