@@ -227,6 +227,32 @@ describe('the chain', () => {
     expect(enricher.schemaCalls).toBe(afterFirst * 2);
   });
 
+  it('rebuilds when an enricher asks through watch(), and tells the client', async () => {
+    let states = ['open', 'closed'];
+    let changed: (() => void) | undefined;
+    const watching: ToolEnricher = {
+      name: 'states',
+      supportedCategories: () => ['git_repository'],
+      enrichSchema: (_tool, schema) => {
+        if (schema.param('state')) schema.setEnum('state', states);
+      },
+      transformArgs: () => {},
+      watch: (notify) => void (changed = notify),
+    };
+    connected = await connect({ plugins: [trackerPlugin(() => [])], enrichers: [watching] });
+    const stateEnum = async () =>
+      (await connected?.client.listTools())?.tools.find((t) => t.name === 'tracker__get_merge_requests')
+        ?.inputSchema.properties?.state;
+    expect(await stateEnum()).toMatchObject({ enum: ['open', 'closed'] });
+    const notified = new Promise<void>((resolve) =>
+      connected?.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    states = ['open', 'closed', 'merged'];
+    changed?.();
+    await notified;
+    expect(await stateEnum()).toMatchObject({ enum: ['open', 'closed', 'merged'] });
+  });
+
   it('sends no list_changed when a rebuild changes nothing the client sees', async () => {
     connected = await connect({ plugins: [trackerPlugin(() => [new PriorityEnricher()])] });
     await connected.client.listTools();

@@ -116,4 +116,10 @@ export interface ToolEnricher {
     link: FollowUpLink,
   ): Record<string, unknown>[] | undefined;
   rateLimitHost?(tool: ToolRef, args: Record<string, unknown>): string | undefined;
+  /**
+   * Called once when the host registers the enricher. Call `changed()` whenever what `enrichSchema`
+   * would produce changes (new metadata): the host rebuilds the enriched list and tells clients if
+   * the tools they see changed.
+   */
+  watch?(changed: () => void): void;
 }

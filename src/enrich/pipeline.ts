@@ -47,6 +47,7 @@ export class ToolPipeline {
     options.host.on('listChanged', (kind) => {
       if (kind === 'tools') this.refresh();
     });
+    for (const global of this.globals) this.watch(global.enricher, global.label);
   }
 
   /** The enriched list, built on first use and after each change. */
@@ -130,6 +131,7 @@ export class ToolPipeline {
       if (!scoped) {
         scoped = scopedChain(entry);
         scopedLinks.set(entry.enrichers, scoped);
+        for (const link of scoped) this.watch(link.enricher, link.label);
       }
       const outcome = enrichTool(entry, chainFor(entry.ref, scoped, this.globals, categoriesOf));
       outcomes.set(entry.ref.published, outcome);
@@ -144,6 +146,19 @@ export class ToolPipeline {
   }
 
   /** Undefined when the enricher cannot say: it then sits this build out rather than see every tool. */
+  private readonly watched = new WeakSet<ToolEnricher>();
+
+  /** Lets an enricher ask for a rebuild itself; each enricher is asked once. */
+  private watch(enricher: ToolEnricher, label: string): void {
+    if (!enricher.watch || this.watched.has(enricher)) return;
+    this.watched.add(enricher);
+    try {
+      enricher.watch(() => this.refresh());
+    } catch (error) {
+      this.options.logger.error({ enricher: label, err: describeThrown(error) }, 'watch() threw');
+    }
+  }
+
   private readCategories(enricher: ToolEnricher): readonly ToolCategory[] | undefined {
     let list: unknown;
     try {

@@ -6,7 +6,7 @@ import { runInPluginScope } from './isolation.js';
 import type { Mount } from './mount.js';
 
 const METHODS = ['supportedCategories', 'enrichSchema', 'transformArgs'] as const;
-const OPTIONAL_METHODS = ['transformResult', 'valueModel', 'projectArgs', 'rateLimitHost'] as const;
+const OPTIONAL_METHODS = ['transformResult', 'valueModel', 'projectArgs', 'rateLimitHost', 'watch'] as const;
 
 /** An enricher's own name, else its class name, else its place in the plugin's list. */
 export function enricherName(enricher: ToolEnricher, index: number): string {

@@ -99,15 +99,18 @@ function ownedSchemes(mount: Mount): Set<string> {
   return found;
 }
 
+/** Frozen: every enricher of the tool gets this one object. */
 function toolRef(mount: Mount, descriptor: ToolDescriptor, published: string): ToolRef {
-  return {
+  return Object.freeze({
     plugin: mount.name,
     name: descriptor.name,
     published,
     ...(descriptor.category === undefined ? {} : { category: descriptor.category }),
-    ...(descriptor.annotations === undefined ? {} : { annotations: descriptor.annotations }),
+    ...(descriptor.annotations === undefined
+      ? {}
+      : { annotations: Object.freeze({ ...descriptor.annotations }) }),
     ...(descriptor.formatted === true ? { formatted: true } : {}),
-  };
+  });
 }
 
 export function publishedTool(route: ToolRoute): Tool {
