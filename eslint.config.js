@@ -52,8 +52,9 @@ export default tseslint.config(
                 'Plugins import only the host and enrich entry modules (../../host/index.js, ../../enrich/index.js).',
             },
             {
-              regex: '^\\.\\./(?!\\.\\.)',
-              message: 'A plugin does not reach into another plugin.',
+              regex: '^\\.\\./(?!\\.\\.|kit/index\\.js$)',
+              message:
+                'A plugin does not reach into another plugin (the shared provider kit, ../kit/index.js, aside).',
             },
           ],
         },

@@ -29,6 +29,13 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       root: resolve(baseDir, typeof options.root === 'string' ? options.root : '.'),
     }),
   },
+  github: {
+    module: new URL('./github/index.js', import.meta.url),
+    load: async () => {
+      const loaded = await import('./github/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.GitHubOptionsSchema };
+    },
+  },
   conformance: {
     module: new URL('./conformance/index.js', import.meta.url),
     load: async () => {

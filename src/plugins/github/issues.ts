@@ -1,0 +1,236 @@
+// The issue tools of the github plugin: the unified issue_tracker tools on GitHub's REST issues API.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { IssueShape, ShapedResult } from '../../enrich/index.js';
+import { PluginError, type RequestContext } from '../../host/index.js';
+import { DEFAULT_LIMIT, numberedKey, parseNumberedKey, windowOfPages } from '../kit/index.js';
+import type { GitHubClient } from './client.js';
+import { commentFromGitHub } from './comment-shape.js';
+import { request } from './failure.js';
+import { issueFromGitHub, type GitHubIssueJson } from './issue-shape.js';
+import type { MetadataStore } from './metadata.js';
+import type { GitHubSettings } from './options.js';
+
+type Args = Record<string, unknown>;
+
+export interface IssueToolsDeps {
+  client: GitHubClient;
+  settings: GitHubSettings;
+  metadata: MetadataStore;
+}
+
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+const int = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+
+/** Structured data for the format layer, with the same data as JSON text for clients without it. */
+function shaped(data: ShapedResult, summary?: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text: summary ?? JSON.stringify(data) }],
+    structuredContent: data as unknown as Record<string, unknown>,
+  };
+}
+
+export function createIssueTools({ client, settings, metadata }: IssueToolsDeps) {
+  const { owner, repo, fullName } = settings;
+  const provider = 'GitHub';
+  const target = (what: string) => ({ provider, target: `${what} of ${fullName}` });
+  const issueNumber = (args: Args) => parseNumberedKey(args.key, 'issue');
+
+  /** Milestone titles → numbers; an unknown title names the open ones. */
+  const milestoneNumber = (title: unknown): number | null | undefined => {
+    if (title === undefined) return undefined;
+    if (title === '') return null;
+    const known = metadata.current()?.milestones;
+    const number = typeof title === 'string' ? known?.get(title) : undefined;
+    if (number !== undefined) return number;
+    const open = known
+      ? [...known.keys()].map((name) => JSON.stringify(name)).join(', ') || 'none'
+      : 'not loaded yet';
+    throw new PluginError(
+      'invalid_input',
+      `no open milestone ${JSON.stringify(title)} in ${fullName}; open milestones: ${open}`,
+    );
+  };
+
+  async function getIssues(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const offset = int(args.offset, 0);
+    const limit = int(args.limit, DEFAULT_LIMIT);
+    const state = (str(args.state) ?? 'open') as 'open' | 'closed' | 'all';
+    const sort = (str(args.sort) ?? 'created') as 'created' | 'updated' | 'comments';
+    const direction = (str(args.order) ?? 'desc') as 'asc' | 'desc';
+    const search = str(args.search);
+    if (search !== undefined) {
+      // Search is the only way to match words, and the only listing that knows its total.
+      const qualifiers = [
+        `repo:${fullName}`,
+        'is:issue',
+        ...(state === 'all' ? [] : [`state:${state}`]),
+        ...(strings(args.labels) ?? []).map((label) => `label:"${label}"`),
+        ...(str(args.assignee) ? [`assignee:${str(args.assignee)}`] : []),
+        ...(str(args.author) ? [`author:${str(args.author)}`] : []),
+      ];
+      let total = 0;
+      const window = await windowOfPages(
+        async (page, perPage) => {
+          const { data } = await request(target('issue search'), ctx.signal, () =>
+            client.rest.search.issuesAndPullRequests({
+              q: `${search} ${qualifiers.join(' ')}`,
+              sort,
+              order: direction,
+              per_page: perPage,
+              page,
+              request: { signal: ctx.signal },
+            }),
+          );
+          total = data.total_count;
+          return { items: data.items as GitHubIssueJson[], hasNext: page * perPage < data.total_count };
+        },
+        { offset, limit, perPage: Math.min(100, Math.max(limit, 20)) },
+      );
+      return shaped({
+        kind: 'issue_list',
+        items: window.items.map(issueFromGitHub),
+        page: { ...window.page, total },
+      });
+    }
+    const labels = strings(args.labels);
+    const window = await windowOfPages<GitHubIssueJson>(
+      async (page, perPage) => {
+        const response = await request(target('issues'), ctx.signal, () =>
+          client.rest.issues.listForRepo({
+            owner,
+            repo,
+            state,
+            sort,
+            direction,
+            ...(labels?.length ? { labels: labels.join(',') } : {}),
+            ...(str(args.assignee) ? { assignee: str(args.assignee) } : {}),
+            ...(str(args.author) ? { creator: str(args.author) } : {}),
+            per_page: perPage,
+            page,
+            request: { signal: ctx.signal },
+          }),
+        );
+        return {
+          items: response.data as GitHubIssueJson[],
+          hasNext: /\brel="next"/.test(response.headers.link ?? ''),
+        };
+      },
+      // GitHub lists pull requests as issues too; they are not issues here.
+      { offset, limit, keep: (issue) => issue.pull_request === undefined || issue.pull_request === null },
+    );
+    return shaped({ kind: 'issue_list', items: window.items.map(issueFromGitHub), page: window.page });
+  }
+
+  async function listComments(number: number, offset: number, limit: number, signal: AbortSignal) {
+    return windowOfPages(
+      async (page, perPage) => {
+        const response = await request(target(`comments of issue #${number}`), signal, () =>
+          client.rest.issues.listComments({
+            owner,
+            repo,
+            issue_number: number,
+            per_page: perPage,
+            page,
+            request: { signal },
+          }),
+        );
+        return { items: response.data, hasNext: /\brel="next"/.test(response.headers.link ?? '') };
+      },
+      { offset, limit, perPage: Math.min(100, Math.max(limit, 30)) },
+    );
+  }
+
+  async function getIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const number = issueNumber(args);
+    const { data } = await request(target(`issue #${number}`), ctx.signal, () =>
+      client.rest.issues.get({ owner, repo, issue_number: number, request: { signal: ctx.signal } }),
+    );
+    const item = issueFromGitHub(data as GitHubIssueJson);
+    if (args.include_comments !== true) return shaped({ kind: 'issue', item });
+    const comments = await listComments(number, 0, DEFAULT_LIMIT, ctx.signal);
+    return shaped({ kind: 'issue', item, comments: comments.items.map(commentFromGitHub) });
+  }
+
+  async function getIssueComments(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const number = issueNumber(args);
+    const window = await listComments(
+      number,
+      int(args.offset, 0),
+      int(args.limit, DEFAULT_LIMIT),
+      ctx.signal,
+    );
+    return shaped({ kind: 'comment_list', items: window.items.map(commentFromGitHub), page: window.page });
+  }
+
+  const written = (verb: string, item: IssueShape) =>
+    shaped({ kind: 'issue', item }, `${verb} ${item.key}: ${item.title}${item.url ? `\n${item.url}` : ''}`);
+
+  async function createIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const milestone = milestoneNumber(args.milestone);
+    const { data } = await request(target('a new issue'), ctx.signal, () =>
+      client.rest.issues.create({
+        owner,
+        repo,
+        title: String(args.title),
+        ...(str(args.body) ? { body: str(args.body) } : {}),
+        ...(strings(args.labels) ? { labels: strings(args.labels) } : {}),
+        ...(strings(args.assignees) ? { assignees: strings(args.assignees) } : {}),
+        ...(milestone ? { milestone } : {}),
+        request: { signal: ctx.signal },
+      }),
+    );
+    return written('Created', issueFromGitHub(data as GitHubIssueJson));
+  }
+
+  async function updateIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const number = issueNumber(args);
+    const milestone = milestoneNumber(args.milestone);
+    const { data } = await request(target(`issue #${number}`), ctx.signal, () =>
+      client.rest.issues.update({
+        owner,
+        repo,
+        issue_number: number,
+        ...(typeof args.title === 'string' ? { title: args.title } : {}),
+        ...(typeof args.body === 'string' ? { body: args.body } : {}),
+        ...(args.state === 'open' || args.state === 'closed' ? { state: args.state } : {}),
+        ...(strings(args.labels) ? { labels: strings(args.labels) } : {}),
+        ...(strings(args.assignees) ? { assignees: strings(args.assignees) } : {}),
+        ...(milestone !== undefined ? { milestone } : {}),
+        request: { signal: ctx.signal },
+      }),
+    );
+    return written('Updated', issueFromGitHub(data as GitHubIssueJson));
+  }
+
+  async function addIssueComment(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const number = issueNumber(args);
+    const { data } = await request(target(`issue #${number}`), ctx.signal, () =>
+      client.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: number,
+        body: String(args.body),
+        request: { signal: ctx.signal },
+      }),
+    );
+    const comment = commentFromGitHub(data);
+    return {
+      content: [
+        { type: 'text', text: `Commented on ${numberedKey(number)}${comment.url ? `\n${comment.url}` : ''}` },
+      ],
+      structuredContent: { kind: 'comment_list', items: [comment] },
+    };
+  }
+
+  return {
+    get_issues: getIssues,
+    get_issue: getIssue,
+    get_issue_comments: getIssueComments,
+    create_issue: createIssue,
+    update_issue: updateIssue,
+    add_issue_comment: addIssueComment,
+  } satisfies Record<string, (args: Args, ctx: RequestContext) => Promise<CallToolResult>>;
+}

@@ -1,0 +1,284 @@
+// The unified issue and code-review tools every tracker provider publishes: names, input schemas, categories.
+// Each provider lists the ones it can serve; its enricher removes the parameters it does not support.
+import type { ToolDescriptor } from '../../host/index.js';
+
+type Schema = Record<string, unknown>;
+
+const text = (description: string): Schema => ({ type: 'string', description });
+const names = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
+const flag = (description: string): Schema => ({ type: 'boolean', description });
+
+/** Page size and position; `offset` is what the format layer's "call again with offset=N" refers to. */
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+const paging: Record<string, Schema> = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    description: `most items to return (1-${MAX_LIMIT})`,
+  },
+  offset: { type: 'integer', minimum: 0, default: 0, description: 'items to skip, for the next page' },
+};
+
+const issueKey = text(
+  'the issue: "#123" (GitHub, GitLab), "PROJ-7" (Jira), a task id (ClickUp), or a bare number',
+);
+const mergeRequestKey = text('the pull or merge request: "#45" (GitHub), "!45" (GitLab), or a bare number');
+
+/** Fields some trackers have and others do not: each provider's enricher removes what it lacks. */
+const trackerFields = {
+  priority: text('priority name'),
+  type: text('issue type, e.g. "Bug" or "Task"'),
+  components: names('component names'),
+  points: { type: 'number', minimum: 0, description: 'story points or estimate' },
+  parent: text('key of the parent issue or epic'),
+  customFields: { type: 'object', description: 'custom fields by name', additionalProperties: true },
+} satisfies Record<string, Schema>;
+
+function tool(
+  name: string,
+  category: 'issue_tracker' | 'git_repository',
+  read: boolean,
+  description: string,
+  properties: Record<string, Schema>,
+  required: string[] = [],
+): ToolDescriptor {
+  return {
+    name,
+    description,
+    category,
+    inputSchema: {
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    },
+    annotations: read
+      ? { readOnlyHint: true, openWorldHint: true }
+      : { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  };
+}
+
+export const ISSUE_TOOLS = {
+  get_issues: tool(
+    'get_issues',
+    'issue_tracker',
+    true,
+    'Lists issues, newest first unless sorted otherwise.',
+    {
+      state: {
+        type: 'string',
+        enum: ['open', 'closed', 'all'],
+        default: 'open',
+        description: 'which issues',
+      },
+      search: text('words to search for in titles and descriptions'),
+      labels: names('only issues with all of these labels'),
+      assignee: text('only issues assigned to this user'),
+      author: text('only issues opened by this user'),
+      sort: { type: 'string', enum: ['created', 'updated', 'comments'], default: 'created' },
+      order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+      priority: trackerFields.priority,
+      type: trackerFields.type,
+      ...paging,
+    },
+  ),
+  get_issue: tool(
+    'get_issue',
+    'issue_tracker',
+    true,
+    'One issue in full: description, fields, and optionally its comments and related issues.',
+    {
+      key: issueKey,
+      include_comments: flag('also return the comments (first page)'),
+      include_relations: flag('also return linked and child issues'),
+    },
+    ['key'],
+  ),
+  get_issue_comments: tool(
+    'get_issue_comments',
+    'issue_tracker',
+    true,
+    'The comments of an issue, oldest first.',
+    { key: issueKey, ...paging },
+    ['key'],
+  ),
+  create_issue: tool(
+    'create_issue',
+    'issue_tracker',
+    false,
+    'Opens a new issue.',
+    {
+      title: text('one-line summary'),
+      body: text('description, in Markdown'),
+      labels: names('label names'),
+      assignees: names('user names'),
+      milestone: text('milestone title'),
+      ...trackerFields,
+    },
+    ['title'],
+  ),
+  update_issue: tool(
+    'update_issue',
+    'issue_tracker',
+    false,
+    'Changes an issue: only the fields given are changed; lists (labels, assignees) are replaced.',
+    {
+      key: issueKey,
+      title: text('new one-line summary'),
+      body: text('new description, in Markdown'),
+      state: { type: 'string', enum: ['open', 'closed'], description: 'open or close the issue' },
+      labels: names('the new full list of label names'),
+      assignees: names('the new full list of user names'),
+      milestone: text('milestone title; "" to clear it'),
+      ...trackerFields,
+    },
+    ['key'],
+  ),
+  add_issue_comment: tool(
+    'add_issue_comment',
+    'issue_tracker',
+    false,
+    'Adds a comment to an issue.',
+    { key: issueKey, body: text('the comment, in Markdown') },
+    ['key', 'body'],
+  ),
+  link_issues: tool(
+    'link_issues',
+    'issue_tracker',
+    false,
+    'Links two issues.',
+    { key: issueKey, target_key: text('the other issue'), link_type: text('how they relate') },
+    ['key', 'target_key'],
+  ),
+} as const satisfies Record<string, ToolDescriptor>;
+
+export const MERGE_REQUEST_TOOLS = {
+  get_merge_requests: tool(
+    'get_merge_requests',
+    'git_repository',
+    true,
+    'Lists pull / merge requests, newest first.',
+    {
+      state: {
+        type: 'string',
+        enum: ['open', 'closed', 'merged', 'all'],
+        default: 'open',
+        description: 'which requests; "closed" means closed without merging',
+      },
+      author: text('only requests opened by this user'),
+      labels: names('only requests with all of these labels'),
+      source_branch: text('only requests from this branch'),
+      target_branch: text('only requests into this branch'),
+      ...paging,
+    },
+  ),
+  get_merge_request: tool(
+    'get_merge_request',
+    'git_repository',
+    true,
+    'One pull / merge request in full.',
+    { key: mergeRequestKey },
+    ['key'],
+  ),
+  get_merge_request_discussions: tool(
+    'get_merge_request_discussions',
+    'git_repository',
+    true,
+    'Review threads of a pull / merge request, with file and line positions and whether each is resolved.',
+    { key: mergeRequestKey, ...paging },
+    ['key'],
+  ),
+  get_merge_request_diffs: tool(
+    'get_merge_request_diffs',
+    'git_repository',
+    true,
+    'The changed files of a pull / merge request with their diffs, a page of files at a time.',
+    { key: mergeRequestKey, ...paging },
+    ['key'],
+  ),
+  create_merge_request: tool(
+    'create_merge_request',
+    'git_repository',
+    false,
+    'Opens a pull / merge request.',
+    {
+      title: text('one-line summary'),
+      source_branch: text('the branch with the changes'),
+      target_branch: text('the branch to merge into'),
+      body: text('description, in Markdown'),
+      draft: flag('open as a draft'),
+      labels: names('label names'),
+      assignees: names('user names'),
+      reviewers: names('user names'),
+    },
+    ['title', 'source_branch', 'target_branch'],
+  ),
+  update_merge_request: tool(
+    'update_merge_request',
+    'git_repository',
+    false,
+    'Changes a pull / merge request: only the fields given are changed.',
+    {
+      key: mergeRequestKey,
+      title: text('new one-line summary'),
+      body: text('new description, in Markdown'),
+      state: { type: 'string', enum: ['open', 'closed'], description: 'reopen or close (without merging)' },
+      target_branch: text('new branch to merge into'),
+      draft: flag('mark as draft or ready'),
+      labels: names('the new full list of label names'),
+      assignees: names('the new full list of user names'),
+      reviewers: names('user names to request reviews from'),
+    },
+    ['key'],
+  ),
+  create_merge_request_comment: tool(
+    'create_merge_request_comment',
+    'git_repository',
+    false,
+    'Comments on a pull / merge request: in general, or on one line of its diff (file_path and line).',
+    {
+      key: mergeRequestKey,
+      body: text('the comment, in Markdown'),
+      file_path: text('for a line comment: the file, as in the diff'),
+      line: { type: 'integer', minimum: 1, description: 'for a line comment: the line number in that file' },
+      line_type: {
+        type: 'string',
+        enum: ['new', 'old'],
+        default: 'new',
+        description: '"new" for a line of the changed file (added or kept), "old" for a removed line',
+      },
+    },
+    ['key', 'body'],
+  ),
+  get_pipeline: tool(
+    'get_pipeline',
+    'git_repository',
+    true,
+    'The latest CI run of a branch or of a pull / merge request, failed jobs first.',
+    { branch: text('the branch (default: the default branch)'), key: mergeRequestKey },
+  ),
+  get_job_logs: tool(
+    'get_job_logs',
+    'git_repository',
+    true,
+    'The log of one CI job: the lines around each match of `pattern`, or a page of lines.',
+    {
+      job_id: text('the job id, as get_pipeline gives it'),
+      pattern: text('a regular expression; returns matching lines with context'),
+      context_lines: { type: 'integer', minimum: 0, maximum: 50, default: 5 },
+      offset: { type: 'integer', minimum: 0, default: 0, description: 'first line, for paging' },
+      limit: { type: 'integer', minimum: 1, maximum: 2000, default: 200, description: 'most lines' },
+    },
+    ['job_id'],
+  ),
+} as const satisfies Record<string, ToolDescriptor>;
+
+export type IssueToolName = keyof typeof ISSUE_TOOLS;
+export type MergeRequestToolName = keyof typeof MERGE_REQUEST_TOOLS;
+export type TrackerToolName = IssueToolName | MergeRequestToolName;
+
+/** Parameters of the unified schemas that only some trackers have. */
+export const TRACKER_ONLY_FIELDS = Object.keys(trackerFields);
