@@ -6,7 +6,7 @@ interface OctokitErrorLike {
   status?: number;
   message?: string;
   code?: string;
-  cause?: { code?: string };
+  cause?: { code?: string; cause?: { code?: string } };
   response?: { data?: unknown; headers?: Record<string, string | number | undefined> };
 }
 
@@ -24,8 +24,12 @@ function fieldErrors(data: unknown): string[] | undefined {
 export function githubFailure(error: unknown, signal?: AbortSignal): HttpFailure {
   const failure = (error ?? {}) as OctokitErrorLike;
   if (signal?.aborted || failure.name === 'AbortError') return { aborted: true };
+  // Octokit reports a request that got no response (refused, reset, DNS) as status 500 without one.
+  if (failure.response === undefined) {
+    return { networkCode: failure.cause?.cause?.code ?? failure.cause?.code ?? failure.code };
+  }
   const status = typeof failure.status === 'number' && failure.status > 0 ? failure.status : undefined;
-  if (status === undefined) return { networkCode: failure.cause?.code ?? failure.code };
+  if (status === undefined) return {};
   const data = failure.response?.data;
   const headers = failure.response?.headers ?? {};
   const reset = Number(headers['x-ratelimit-reset']);

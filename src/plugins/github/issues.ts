@@ -35,7 +35,7 @@ function shaped(data: ShapedResult, summary?: string): CallToolResult {
 export function createIssueTools({ client, settings, metadata }: IssueToolsDeps) {
   const { owner, repo, fullName } = settings;
   const provider = 'GitHub';
-  const target = (what: string) => ({ provider, target: `${what} of ${fullName}` });
+  const target = (what: string) => ({ provider, target: `${what} of ${fullName}`, token: settings.token });
   const issueNumber = (args: Args) => parseNumberedKey(args.key, 'issue');
 
   /** Milestone titles → numbers; an unknown title names the open ones. */

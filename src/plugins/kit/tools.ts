@@ -22,10 +22,12 @@ const paging: Record<string, Schema> = {
   offset: { type: 'integer', minimum: 0, default: 0, description: 'items to skip, for the next page' },
 };
 
-const issueKey = text(
+// Keys are strings ("#12", "PROJ-7"), but an agent often sends a bare number: both are accepted.
+const key = (description: string): Schema => ({ type: ['string', 'integer'], description });
+const issueKey = key(
   'the issue: "#123" (GitHub, GitLab), "PROJ-7" (Jira), a task id (ClickUp), or a bare number',
 );
-const mergeRequestKey = text('the pull or merge request: "#45" (GitHub), "!45" (GitLab), or a bare number');
+const mergeRequestKey = key('the pull or merge request: "#45" (GitHub), "!45" (GitLab), or a bare number');
 
 /** Fields some trackers have and others do not: each provider's enricher removes what it lacks. */
 const trackerFields = {
@@ -150,7 +152,11 @@ export const ISSUE_TOOLS = {
     'issue_tracker',
     false,
     'Links two issues.',
-    { key: issueKey, target_key: text('the other issue'), link_type: text('how they relate') },
+    {
+      key: issueKey,
+      target_key: key('the other issue, in the same forms as key'),
+      link_type: text('how they relate'),
+    },
     ['key', 'target_key'],
   ),
 } as const satisfies Record<string, ToolDescriptor>;
