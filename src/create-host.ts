@@ -117,7 +117,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     enrichers: [
       ...(options.enrichers ?? []),
       createFormatEnricher(options.config?.format),
-      ...createDeclarativeEnrichers(options.config?.enrich ?? [], (message) => logger.warn({}, message)),
+      ...createDeclarativeEnrichers(options.config?.enrich ?? [], {
+        onWarning: (message) => logger.warn({}, message),
+        checkParam: (schema, name, value) => validator.checkParam(schema, name, value),
+      }),
     ],
     validator,
     logger,

@@ -133,11 +133,18 @@ describe('[[enrich]] pin', () => {
     expect(received).toEqual([]);
   });
 
-  it('checks a pinned value against the tool schema', async () => {
-    const c = await serve('[[enrich]]\ntools = ["fs__search"]\npin = { per_page = 500 }\n');
-    const result = await call(c, 'fs__search', { q: 'x' });
-    expect(result.isError).toBe(true);
-    expect(result.text).toContain('parameter "per_page" must be <= 100 (got 500)');
+  it('refuses a pinned or default value the tool would refuse: that tool fails its listing, naming the block', async () => {
+    const c = await serve(
+      '[[enrich]]\ntools = ["fs__search"]\npin = { per_page = 500 }\n[[enrich]]\ntools = ["fs__write_file"]\ndefaults = { encoding = "latin1" }\n',
+    );
+    expect((await c.client.listTools()).tools).toEqual([]);
+    expect((await call(c, 'fs__search', { q: 'x' })).text).toBe(
+      'enricher "[[enrich]] #1 (line 1)" (global) failed on tool "fs__search" while listing it: pin per_page = 500 does not fit the tool: parameter "per_page" must be <= 100 (got 500)',
+    );
+    expect((await call(c, 'fs__write_file', { path: 'a', content: 'b' })).text).toBe(
+      'enricher "[[enrich]] #2 (line 4)" (global) failed on tool "fs__write_file" while listing it: default encoding = "latin1" does not fit the tool: parameter "encoding" is "latin1"; allowed: "utf8", "base64"',
+    );
+    expect(received).toEqual([]);
   });
 });
 

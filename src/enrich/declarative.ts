@@ -16,12 +16,18 @@ export function ruleLabel(index: number, line: number): string {
   return line > 0 ? `[[enrich]] #${index + 1} (line ${line})` : `[[enrich]] #${index + 1}`;
 }
 
+export interface DeclarativeOptions {
+  onWarning?: (message: string) => void;
+  /** Checks a pinned or default value against the parameter (see ArgumentValidator.checkParam). */
+  checkParam?: (toolSchema: Record<string, unknown>, name: string, value: unknown) => string | undefined;
+}
+
 /** One enricher per block, in file order, so later blocks act on what earlier ones produced. */
 export function createDeclarativeEnrichers(
   rules: readonly DeclarativeEnrichRule[],
-  onWarning?: (message: string) => void,
+  options: DeclarativeOptions = {},
 ): ToolEnricher[] {
-  return rules.map((rule, index) => new DeclarativeEnricher(rule, ruleLabel(index, rule.line), onWarning));
+  return rules.map((rule, index) => new DeclarativeEnricher(rule, ruleLabel(index, rule.line), options));
 }
 
 class DeclarativeEnricher implements ToolEnricher {
@@ -32,7 +38,7 @@ class DeclarativeEnricher implements ToolEnricher {
   constructor(
     private readonly rule: DeclarativeEnrichRule,
     readonly name: string,
-    private readonly onWarning: ((message: string) => void) | undefined,
+    private readonly options: DeclarativeOptions,
   ) {
     this.matches = picomatch(rule.tools);
   }
@@ -50,14 +56,16 @@ class DeclarativeEnricher implements ToolEnricher {
     const has = (name: string) => schema.param(name) !== undefined;
     for (const name of rule.hide.filter(has)) {
       if (!Object.hasOwn(rule.defaults, name) && requiredIn(schema, name))
-        this.onWarning?.(
+        this.options.onWarning?.(
           `${this.name} hides required parameter "${name}" of tool "${tool.published}" without a default: its calls will lack it`,
         );
       applied.hidden.add(name);
     }
     for (const [name, value] of Object.entries(rule.pin)) if (has(name)) applied.pinned.set(name, value);
-    for (const [name, value] of Object.entries(rule.defaults)) {
-      if (!has(name)) continue;
+    this.checkValues(schema, 'pin', applied.pinned);
+    const defaults = new Map(Object.entries(rule.defaults).filter(([name]) => has(name)));
+    this.checkValues(schema, 'default', defaults);
+    for (const [name, value] of defaults) {
       applied.defaults.set(name, value);
       if (applied.hidden.has(name)) continue;
       schema.setDefault(name, value);
@@ -76,6 +84,18 @@ class DeclarativeEnricher implements ToolEnricher {
       schema.renameParam(from, to);
     }
     this.applied.set(tool.published, applied);
+  }
+
+  /** A value the config fixes that the tool would refuse is the config's mistake: this tool's listing fails, naming it. */
+  private checkValues(schema: ToolSchema, what: string, values: ReadonlyMap<string, unknown>): void {
+    const check = this.options.checkParam;
+    if (!check || values.size === 0) return;
+    const json = schema.toJSON();
+    for (const [name, value] of values) {
+      const problem = check(json, name, value);
+      if (problem)
+        throw new Error(`${what} ${name} = ${JSON.stringify(value)} does not fit the tool: ${problem}`);
+    }
   }
 
   /** Receives the tool's own names: the pipeline has already mapped this block's renames back. */

@@ -19,8 +19,26 @@ export interface ArgumentValidator {
     args: Record<string, unknown>,
     options?: CheckOptions,
   ): void;
+  /**
+   * What is wrong with `value` as parameter `name` of a tool with this input schema (one line per
+   * problem), or undefined when it fits. For values the config fixes (pins, defaults).
+   */
+  checkParam(toolSchema: Record<string, unknown>, name: string, value: unknown): string | undefined;
   /** Compiles a first schema, which costs ajv ~70 ms of one-time code generation, so no call pays it. */
   warmUp(): void;
+}
+
+/** A schema of just one parameter, keeping what a $ref in it may point at. */
+function paramOnlySchema(toolSchema: Record<string, unknown>, name: string): Record<string, unknown> {
+  const properties = (toolSchema.properties ?? {}) as Record<string, unknown>;
+  const { $schema, $defs, definitions } = toolSchema;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: 'object',
+    properties: { [name]: properties[name] ?? {} },
+    ...($defs === undefined ? {} : { $defs }),
+    ...(definitions === undefined ? {} : { definitions }),
+  };
 }
 
 type Dialect = 'draft-07' | '2019-09' | '2020-12';
@@ -111,6 +129,18 @@ export function createArgumentValidator(
     return engine;
   };
   const compiled = new WeakMap<object, ValidateFunction | null>();
+  // Parameter-only schemas are made afresh for every check: keyed by their text, the same one compiles once.
+  const paramSchemas = new Map<string, Record<string, unknown>>();
+  const problemsWith = (
+    published: string,
+    schema: Record<string, unknown>,
+    args: Record<string, unknown>,
+    options: CheckOptions,
+  ): string[] => {
+    const validate = compile(published, schema);
+    if (!validate || validate(args)) return [];
+    return [...new Set((validate.errors ?? []).map((issue) => describeIssue(issue, args, schema, options)))];
+  };
 
   const compile = (published: string, schema: Record<string, unknown>): ValidateFunction | null => {
     const cached = compiled.get(schema);
@@ -147,12 +177,20 @@ export function createArgumentValidator(
       }
     },
     check(published, schema, args, options = {}) {
-      const validate = compile(published, schema);
-      if (!validate || validate(args)) return;
-      const lines = [
-        ...new Set((validate.errors ?? []).map((issue) => describeIssue(issue, args, schema, options))),
-      ];
-      throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
+      const lines = problemsWith(published, schema, args, options);
+      if (lines.length) throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
+    },
+    checkParam(toolSchema, name, value) {
+      const made = paramOnlySchema(toolSchema, name);
+      const key = JSON.stringify(made);
+      let schema = paramSchemas.get(key);
+      if (!schema) {
+        if (paramSchemas.size >= 1000) paramSchemas.clear();
+        schema = made;
+        paramSchemas.set(key, schema);
+      }
+      const lines = problemsWith('(config value)', schema, { [name]: value }, {});
+      return lines.length ? lines.join('; ') : undefined;
     },
   };
 }
