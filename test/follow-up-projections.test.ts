@@ -10,6 +10,7 @@ import github from '../src/plugins/github/index.js';
 import workspace from '../src/plugins/workspace/index.js';
 import { type Connected, connect } from './support/in-memory.js';
 import { type FakeGitHub, gh, startFakeGitHub } from './support/fake-github.js';
+import { routeCodeReview } from './support/github-review-fixture.js';
 
 const REPO = '/repos/octo-org/octo-repo';
 let fake: FakeGitHub;
@@ -20,6 +21,9 @@ let connected: Connected;
 const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
   gh__get_issues: {},
   gh__get_issue: { key: '#9' },
+  gh__get_merge_requests: {},
+  gh__get_merge_request: { key: '#12' },
+  gh__get_pipeline: { key: '#12' },
   workspace__glob: { pattern: '**/*.md' },
   workspace__grep: { pattern: 'TODO' },
 };
@@ -38,6 +42,7 @@ beforeAll(async () => {
     body: gh.issue(Number(params.n)),
   }));
   fake.route('GET', `${REPO}/issues/:n/comments`, { status: 200, body: [gh.comment(1)] });
+  routeCodeReview(fake);
   root = await mkdtemp(join(tmpdir(), 'foresight-projections-'));
   await mkdir(join(root, 'docs'));
   await writeFile(join(root, 'README.md'), '# TODO: write\n');
@@ -102,7 +107,8 @@ describe('follow-up projections produce valid calls', () => {
         }
       }
     }
-    // get_issues → 2 links × 3 keys, get_issue → 1, glob → 2 paths, grep → 2 paths.
-    expect(checked).toBe(11);
+    // get_issues → 2 links × 3 keys, get_issue → 1, glob → 2 paths, grep → 2 paths; get_merge_requests →
+    // 2 links × 3 keys, get_merge_request → 3 links, get_pipeline → 3 jobs.
+    expect(checked).toBe(23);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import github from '../src/plugins/github/index.js';
 import { connect } from './support/in-memory.js';
 import { type FakeGitHub, gh, startFakeGitHub } from './support/fake-github.js';
+import { routeCodeReview } from './support/github-review-fixture.js';
 import { runProviderContract } from './support/provider-contract.js';
 
 const TOKEN = 'ghp_contract_0123456789';
@@ -24,6 +25,7 @@ beforeAll(async () => {
   }));
   fake.route('GET', `${REPO}/issues/:n/comments`, { status: 200, body: [gh.comment(1)] });
   fake.route('POST', `${REPO}/issues/:n/comments`, { status: 201, body: gh.comment(2) });
+  routeCodeReview(fake);
 });
 
 afterAll(async () => {
@@ -60,6 +62,16 @@ runProviderContract({
     create_issue: { title: 'New' },
     update_issue: { key: '#1', state: 'closed' },
     add_issue_comment: { key: '#1', body: 'Hi' },
+    get_merge_requests: {},
+    get_merge_request: { key: '#12' },
+    get_merge_request_discussions: { key: '#12' },
+    get_merge_request_diffs: { key: '#12' },
+    create_merge_request: { title: 'New', source_branch: 'feature', target_branch: 'main' },
+    update_merge_request: { key: '#12', title: 'Renamed' },
+    create_merge_request_comment: { key: '#12', body: 'Why?', file_path: 'src/sides.ts', line: 1 },
+    get_pipeline: { key: '#12' },
+    get_job_logs: { job_id: '501', pattern: 'error' },
   },
+  textResults: ['get_job_logs'],
   requestCount: () => fake.requests.length,
 });

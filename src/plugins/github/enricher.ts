@@ -1,6 +1,8 @@
-// The github plugin's enricher: fits the unified issue tools to GitHub and to the repository's labels and milestones.
+// The github plugin's enricher: fits the unified issue and code-review tools to GitHub and to the repository's labels and milestones.
 import type { ToolEnricher, ToolSchema } from '../../enrich/index.js';
-import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
+import { PluginError } from '../../host/index.js';
+import { TRACKER_ONLY_FIELDS, projectFailedJobs, siblingTool, trackerValueModel } from '../kit/index.js';
+import { SIDE_PARAM } from './code-review.js';
 import type { MetadataStore } from './metadata.js';
 import type { GitHubSettings } from './options.js';
 
@@ -22,17 +24,43 @@ function fitToRepository(schema: ToolSchema, metadata: MetadataStore, toolName: 
   }
 }
 
+/**
+ * create_merge_request_comment: the agent says `line_type` ("new" / "old"), GitHub wants `side` (RIGHT /
+ * LEFT). The pipeline validates the result against `side`'s own definition, which removeParams keeps.
+ */
+function lineTypeToSide(args: Record<string, unknown>): void {
+  if (SIDE_PARAM in args) {
+    throw new PluginError(
+      'invalid_input',
+      `parameter "${SIDE_PARAM}" is not one of this tool's; say line_type "new" (RIGHT) or "old" (LEFT)`,
+    );
+  }
+  const lineType = args.line_type;
+  // Anything but "new" or "old" stays, for the schema check to refuse with the allowed values.
+  if (lineType !== undefined && lineType !== 'new' && lineType !== 'old') return;
+  if (args.line !== undefined) args[SIDE_PARAM] = lineType === 'old' ? 'LEFT' : 'RIGHT';
+  delete args.line_type;
+}
+
 export function createGitHubEnricher(settings: GitHubSettings, metadata: MetadataStore): ToolEnricher {
   return {
     name: 'github',
-    supportedCategories: () => ['issue_tracker'],
+    supportedCategories: () => ['issue_tracker', 'git_repository'],
     enrichSchema(tool, schema) {
       schema.removeParams([...TRACKER_ONLY_FIELDS, ...(UNSUPPORTED[tool.name] ?? [])]);
+      if (tool.name === 'create_merge_request_comment') schema.removeParams([SIDE_PARAM]);
       fitToRepository(schema, metadata, tool.name);
     },
-    // GitHub takes the unified issue arguments as they are; the tools map them to the REST API.
-    transformArgs: () => {},
+    // GitHub takes the other unified arguments as they are; the tools map them to the REST API.
+    transformArgs(tool, args) {
+      if (tool.name === 'create_merge_request_comment') lineTypeToSide(args);
+    },
     valueModel: (tool) => trackerValueModel(tool, settings.apiHost),
+    // Only failed jobs' logs are worth reading ahead; a generic projection would take every job.
+    projectArgs: (prev, result, link) =>
+      prev.name === 'get_pipeline' && link.tool === siblingTool(prev, 'get_job_logs')
+        ? projectFailedJobs(result)
+        : undefined,
     rateLimitHost: () => settings.apiHost,
     watch: (changed) => metadata.onChange(changed),
   };

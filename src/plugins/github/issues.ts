@@ -1,13 +1,14 @@
 // The issue tools of the github plugin: the unified issue_tracker tools on GitHub's REST issues API.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IssueShape, ShapedResult } from '../../enrich/index.js';
+import type { IssueShape } from '../../enrich/index.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { DEFAULT_LIMIT, numberedKey, parseNumberedKey, windowOfPages } from '../kit/index.js';
+import { DEFAULT_LIMIT, numberedKey, parseNumberedKey, shapedResult, windowOfPages } from '../kit/index.js';
 import type { GitHubClient } from './client.js';
 import { commentFromGitHub } from './comment-shape.js';
 import { request } from './failure.js';
 import { issueFromGitHub, type GitHubIssueJson } from './issue-shape.js';
 import type { MetadataStore } from './metadata.js';
+import { hasNextPage } from './review-context.js';
 import type { GitHubSettings } from './options.js';
 
 type Args = Record<string, unknown>;
@@ -23,14 +24,6 @@ const str = (value: unknown): string | undefined =>
 const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
 const int = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
-
-/** Structured data for the format layer, with the same data as JSON text for clients without it. */
-function shaped(data: ShapedResult, summary?: string): CallToolResult {
-  return {
-    content: [{ type: 'text', text: summary ?? JSON.stringify(data) }],
-    structuredContent: data as unknown as Record<string, unknown>,
-  };
-}
 
 export function createIssueTools({ client, settings, metadata }: IssueToolsDeps) {
   const { owner, repo, fullName } = settings;
@@ -89,7 +82,7 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
         },
         { offset, limit, perPage: Math.min(100, Math.max(limit, 20)) },
       );
-      return shaped({
+      return shapedResult({
         kind: 'issue_list',
         items: window.items.map(issueFromGitHub),
         page: { ...window.page, total },
@@ -115,13 +108,13 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
         );
         return {
           items: response.data as GitHubIssueJson[],
-          hasNext: /\brel="next"/.test(response.headers.link ?? ''),
+          hasNext: hasNextPage(response.headers.link),
         };
       },
       // GitHub lists pull requests as issues too; they are not issues here.
       { offset, limit, keep: (issue) => issue.pull_request === undefined || issue.pull_request === null },
     );
-    return shaped({ kind: 'issue_list', items: window.items.map(issueFromGitHub), page: window.page });
+    return shapedResult({ kind: 'issue_list', items: window.items.map(issueFromGitHub), page: window.page });
   }
 
   async function listComments(number: number, offset: number, limit: number, signal: AbortSignal) {
@@ -137,7 +130,7 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
             request: { signal },
           }),
         );
-        return { items: response.data, hasNext: /\brel="next"/.test(response.headers.link ?? '') };
+        return { items: response.data, hasNext: hasNextPage(response.headers.link) };
       },
       { offset, limit, perPage: Math.min(100, Math.max(limit, 30)) },
     );
@@ -149,9 +142,9 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
       client.rest.issues.get({ owner, repo, issue_number: number, request: { signal: ctx.signal } }),
     );
     const item = issueFromGitHub(data as GitHubIssueJson);
-    if (args.include_comments !== true) return shaped({ kind: 'issue', item });
+    if (args.include_comments !== true) return shapedResult({ kind: 'issue', item });
     const comments = await listComments(number, 0, DEFAULT_LIMIT, ctx.signal);
-    return shaped({ kind: 'issue', item, comments: comments.items.map(commentFromGitHub) });
+    return shapedResult({ kind: 'issue', item, comments: comments.items.map(commentFromGitHub) });
   }
 
   async function getIssueComments(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -162,11 +155,18 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
       int(args.limit, DEFAULT_LIMIT),
       ctx.signal,
     );
-    return shaped({ kind: 'comment_list', items: window.items.map(commentFromGitHub), page: window.page });
+    return shapedResult({
+      kind: 'comment_list',
+      items: window.items.map(commentFromGitHub),
+      page: window.page,
+    });
   }
 
   const written = (verb: string, item: IssueShape) =>
-    shaped({ kind: 'issue', item }, `${verb} ${item.key}: ${item.title}${item.url ? `\n${item.url}` : ''}`);
+    shapedResult(
+      { kind: 'issue', item },
+      `${verb} ${item.key}: ${item.title}${item.url ? `\n${item.url}` : ''}`,
+    );
 
   async function createIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const milestone = milestoneNumber(args.milestone);

@@ -13,3 +13,4 @@ export { parseNumberedKey, numberedKey, type NumberedKind } from './keys.js';
 export { providerError, type HttpFailure, type FailureContext } from './http-errors.js';
 export { trackerValueModel, siblingTool, projectFailedJobs } from './value-models.js';
 export { windowOfPages, MAX_PAGES_PER_CALL, type FetchedPage, type PagedWindow } from './paging.js';
+export { shapedResult } from './results.js';

@@ -272,7 +272,7 @@ export const MERGE_REQUEST_TOOLS = {
     true,
     'The log of one CI job: the lines around each match of `pattern`, or a page of lines.',
     {
-      job_id: text('the job id, as get_pipeline gives it'),
+      job_id: key('the job id, as get_pipeline gives it'),
       pattern: text('a regular expression; returns matching lines with context'),
       context_lines: { type: 'integer', minimum: 0, maximum: 50, default: 5 },
       offset: { type: 'integer', minimum: 0, default: 0, description: 'first line, for paging' },

@@ -1,0 +1,33 @@
+// What every code-review tool of the github plugin shares: the client, the repository, and how failures name their target.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from '../../host/index.js';
+import type { FailureContext } from '../kit/index.js';
+import type { GitHubClient } from './client.js';
+import type { GitHubSettings } from './options.js';
+
+export type Args = Record<string, unknown>;
+export type ToolHandler = (args: Args, ctx: RequestContext) => Promise<CallToolResult>;
+
+export interface ReviewContext {
+  client: GitHubClient;
+  owner: string;
+  repo: string;
+  /** "owner/name", for messages. */
+  fullName: string;
+  /** `pull request #45 of octo-org/octo-repo` on GitHub: what a failed request was about. */
+  target(what: string): FailureContext & { token?: string };
+}
+
+export function createReviewContext(client: GitHubClient, settings: GitHubSettings): ReviewContext {
+  const { owner, repo, fullName } = settings;
+  return {
+    client,
+    owner,
+    repo,
+    fullName,
+    target: (what) => ({ provider: 'GitHub', target: `${what} of ${fullName}`, token: settings.token }),
+  };
+}
+
+/** GitHub's Link header names the next page while there is one. */
+export const hasNextPage = (link: string | undefined): boolean => /\brel="next"/.test(link ?? '');

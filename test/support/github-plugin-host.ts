@@ -1,0 +1,72 @@
+// Test seam: the real github plugin in a real host, reached by a real MCP client, against the fake GitHub server.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import github from '../../src/plugins/github/index.js';
+import { type FakeGitHub, type RecordedRequest, startFakeGitHub } from './fake-github.js';
+import { type Connected, connect, textOf } from './in-memory.js';
+
+export const REPO = 'octo-org/octo-repo';
+export const TOKEN_ENV = 'GH_TEST_TOKEN';
+/** A token-shaped secret: no result or error may ever show it. */
+export const TOKEN = 'ghp_SECRETsecretSECRET0123456789abcdef';
+
+export interface GitHubHost {
+  fake: FakeGitHub;
+  connected: Connected;
+  /** Calls `github__<tool>` as an agent would. */
+  call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** The text of a call that must succeed (fails the test with the error text otherwise). */
+  text(tool: string, args?: Record<string, unknown>): Promise<string>;
+  /** The text of a call that must fail. */
+  error(tool: string, args?: Record<string, unknown>): Promise<string>;
+  /** Requests other than the background load of labels and milestones. */
+  calls(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const METADATA = /^\/repos\/[^/]+\/[^/]+\/(labels|milestones)$/;
+
+/** Starts the fake (expecting TOKEN) and a host with one github plugin on it: no retries, no throttling. */
+export async function startGitHubHost(options: { repo?: string } = {}): Promise<GitHubHost> {
+  const fake = await startFakeGitHub();
+  fake.expectToken(`token ${TOKEN}`);
+  fake.route('GET', '/repos/:owner/:repo/labels', { status: 200, body: [] });
+  fake.route('GET', '/repos/:owner/:repo/milestones', { status: 200, body: [] });
+  process.env[TOKEN_ENV] = TOKEN;
+  const connected = await connect({
+    plugins: [
+      {
+        plugin: github,
+        options: {
+          repo: options.repo ?? REPO,
+          base_url: fake.url,
+          token_env: TOKEN_ENV,
+          retries: 0,
+          throttle: false,
+        },
+      },
+    ],
+  });
+  const call = async (tool: string, args: Record<string, unknown> = {}) =>
+    (await connected.client.callTool({ name: `github__${tool}`, arguments: args })) as CallToolResult;
+  return {
+    fake,
+    connected,
+    call,
+    async text(tool, args) {
+      const result = await call(tool, args);
+      if (result.isError) throw new Error(`${tool} failed: ${textOf(result)}`);
+      return textOf(result);
+    },
+    async error(tool, args) {
+      const result = await call(tool, args);
+      if (!result.isError) throw new Error(`${tool} succeeded: ${textOf(result)}`);
+      return textOf(result);
+    },
+    calls: () => fake.requests.filter((request) => !METADATA.test(request.path)),
+    async close() {
+      await connected.close();
+      await fake.close();
+      delete process.env[TOKEN_ENV];
+    },
+  };
+}
