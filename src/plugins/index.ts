@@ -36,6 +36,13 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       return { plugin: loaded.default, optionsSchema: loaded.GitHubOptionsSchema };
     },
   },
+  gitlab: {
+    module: new URL('./gitlab/index.js', import.meta.url),
+    load: async () => {
+      const loaded = await import('./gitlab/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.GitLabOptionsSchema };
+    },
+  },
   conformance: {
     module: new URL('./conformance/index.js', import.meta.url),
     load: async () => {

@@ -1,0 +1,121 @@
+// The gitbeaker resources of one gitlab plugin instance, bound per tool call to that call's AbortSignal.
+import {
+  IssueLinks,
+  IssueNotes,
+  Issues,
+  Jobs,
+  MergeRequestDiscussions,
+  MergeRequestNotes,
+  MergeRequests,
+  Pipelines,
+  ProjectLabels,
+  ProjectMilestones,
+  Projects,
+  Users,
+} from '@gitbeaker/rest';
+import type { GitLabSettings } from './options.js';
+import { createRequesterFn } from './requester.js';
+
+type ResourceConfig = ConstructorParameters<typeof Issues<false>>[0];
+
+/** The REST resources the tools use; each access builds a light resource object on the call's requester. */
+export interface GitLabApi {
+  readonly issues: Issues<false>;
+  readonly issueNotes: IssueNotes<false>;
+  readonly issueLinks: IssueLinks<false>;
+  readonly mergeRequests: MergeRequests<false>;
+  readonly mergeRequestDiscussions: MergeRequestDiscussions<false>;
+  readonly mergeRequestNotes: MergeRequestNotes<false>;
+  readonly pipelines: Pipelines<false>;
+  readonly jobs: Jobs<false>;
+  readonly labels: ProjectLabels<false>;
+  readonly milestones: ProjectMilestones<false>;
+  readonly projects: Projects<false>;
+  readonly users: Users<false>;
+}
+
+export interface GitLabClient {
+  /** The resources for one call: their requests abort with `signal`. */
+  api(signal?: AbortSignal): GitLabApi;
+}
+
+export function createGitLabClient(settings: GitLabSettings): GitLabClient {
+  const auth =
+    settings.token === undefined
+      ? {}
+      : settings.auth === 'bearer'
+        ? { oauthToken: settings.token }
+        : { token: settings.token };
+  return {
+    api(signal) {
+      const config = {
+        host: settings.baseUrl,
+        ...auth,
+        requesterFn: createRequesterFn({ retries: settings.retries }, signal),
+      } as ResourceConfig;
+      return {
+        get issues() {
+          return new Issues<false>(config);
+        },
+        get issueNotes() {
+          return new IssueNotes<false>(config);
+        },
+        get issueLinks() {
+          return new IssueLinks<false>(config);
+        },
+        get mergeRequests() {
+          return new MergeRequests<false>(config);
+        },
+        get mergeRequestDiscussions() {
+          return new MergeRequestDiscussions<false>(config);
+        },
+        get mergeRequestNotes() {
+          return new MergeRequestNotes<false>(config);
+        },
+        get pipelines() {
+          return new Pipelines<false>(config);
+        },
+        get jobs() {
+          return new Jobs<false>(config);
+        },
+        get labels() {
+          return new ProjectLabels<false>(config);
+        },
+        get milestones() {
+          return new ProjectMilestones<false>(config);
+        },
+        get projects() {
+          return new Projects<false>(config);
+        },
+        get users() {
+          return new Users<false>(config);
+        },
+      };
+    },
+  };
+}
+
+/** One page of a list, as gitbeaker returns it with `showExpanded: true` and a `page`. */
+export interface ListPage<T> {
+  items: T[];
+  /** False on the last page (no X-Next-Page). */
+  hasNext: boolean;
+  /** X-Total, when GitLab sends it (it leaves it out for very large lists). */
+  total?: number;
+}
+
+interface ExpandedList {
+  data: unknown[];
+  paginationInfo?: { next?: number | null; total?: number };
+}
+
+/** Reads gitbeaker's expanded answer of a paged list; the element type is the caller's view of GitLab's JSON. */
+export async function listPage<T>(pending: Promise<unknown>): Promise<ListPage<T>> {
+  const { data, paginationInfo } = (await pending) as ExpandedList;
+  const total = paginationInfo?.total;
+  return {
+    items: data as T[],
+    hasNext: typeof paginationInfo?.next === 'number' && paginationInfo.next > 0,
+    ...(typeof total === 'number' && Number.isFinite(total) ? { total } : {}),
+  };
+}

@@ -1,0 +1,164 @@
+// The HTTP transport under gitbeaker's resources: one call's AbortSignal, bounded retries, and GitLab's rate-limit headers.
+// gitbeaker's own requester gives each request only a fixed timeout and retries 429 ten times within a
+// quarter second, then throws without the response; this one aborts with the tool call, waits out a short
+// Retry-After, and otherwise fails with the response so the reset time reaches the agent.
+import { GitbeakerRequestError, type Issues } from '@gitbeaker/rest';
+
+type ResourceConfig = ConstructorParameters<typeof Issues>[0];
+/** What gitbeaker resources take as `requesterFn`. */
+export type RequesterFn = NonNullable<ResourceConfig['requesterFn']>;
+type ResourceOptions = Parameters<RequesterFn>[0];
+type Requester = ReturnType<RequesterFn>;
+type RequestOptions = NonNullable<Parameters<Requester['get']>[1]>;
+type Method = keyof Requester;
+type Formatted = Awaited<ReturnType<Requester['get']>>;
+
+export interface RequesterSettings {
+  retries: number;
+}
+
+/** Rate-limit waits longer than this are not worth holding a tool call for: the call fails and says when. */
+const MAX_RATE_LIMIT_WAIT_S = 10;
+const RETRY_BASE_MS = 250;
+/** Reads may be repeated after a 5xx or a lost connection; a create may have happened, so it is not. */
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+
+/** gitbeaker's option names are camelCase; GitLab's are snake_case (xcase's decamelize, for plain keys). */
+const snake = (key: string) => key.replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase();
+
+function decamelize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(decamelize);
+  if (value === null || typeof value !== 'object' || value instanceof FormData) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snake(key), decamelize(inner)]));
+}
+
+/** The query as gitbeaker's qs formats it: arrays as key[]=v, objects as key[sub]=v, undefined left out. */
+function appendQuery(search: URLSearchParams, key: string, value: unknown): void {
+  if (value === undefined) return;
+  if (Array.isArray(value)) for (const item of value) appendQuery(search, `${key}[]`, item);
+  else if (value !== null && typeof value === 'object') {
+    for (const [sub, inner] of Object.entries(value)) appendQuery(search, `${key}[${sub}]`, inner);
+  } else search.append(key, value === null ? '' : String(value as string | number | boolean));
+}
+
+async function parseBody(response: Response, asStream: boolean): Promise<unknown> {
+  if (asStream) return response.body;
+  if (response.status === 204) return null;
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+  const text = await response.text();
+  if (type === 'application/json') return text === '' ? {} : (JSON.parse(text) as unknown);
+  return text;
+}
+
+/** The API's own words, as gitbeaker puts them in `cause.description`: `error`, else `message`, else the text. */
+async function describeFailure(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return text;
+  try {
+    const output = JSON.parse(text) as { error?: unknown; message?: unknown } | null;
+    const content = output?.error || output?.message || '';
+    return typeof content === 'string' ? content : JSON.stringify(content);
+  } catch {
+    return text;
+  }
+}
+
+/** Seconds to wait before retrying a 429, from Retry-After or RateLimit-Reset; undefined when neither says. */
+function rateLimitWaitS(headers: Headers, nowMs: number): number | undefined {
+  const retryAfter = Number(headers.get('retry-after'));
+  if (headers.has('retry-after') && Number.isFinite(retryAfter)) return Math.max(0, retryAfter);
+  const reset = Number(headers.get('ratelimit-reset'));
+  return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset - nowMs / 1000) : undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function buildRequest(
+  service: ResourceOptions,
+  endpoint: string,
+  method: string,
+  options: RequestOptions,
+): Promise<{ url: URL; init: RequestInit }> {
+  const base = service.url.endsWith('/') ? service.url : `${service.url}/`;
+  const url = new URL(endpoint, base);
+  for (const [key, value] of Object.entries(
+    decamelize(options.searchParams ?? {}) as Record<string, unknown>,
+  )) {
+    appendQuery(url.searchParams, key, value);
+  }
+  const headers: Record<string, string> = { 'user-agent': 'foresight-mcp', ...service.headers };
+  // The token goes into a header and nowhere else: never into the URL, a message or a log.
+  for (const [name, value] of Object.entries(service.authHeaders)) headers[name] = await value();
+  let body: string | FormData | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(decamelize(options.body));
+    headers['content-type'] = 'application/json';
+  }
+  return { url, init: { method, headers, ...(body === undefined ? {} : { body }) } };
+}
+
+/**
+ * A gitbeaker requester bound to one tool call's signal: it aborts with the call (and with gitbeaker's own
+ * query timeout), retries what is safe to retry, and throws GitbeakerRequestError with the response.
+ */
+export function createRequesterFn(settings: RequesterSettings, callSignal?: AbortSignal): RequesterFn {
+  return (service) => {
+    const send =
+      (method: Method) =>
+      async (endpoint: string, options: RequestOptions = {}): Promise<Formatted> => {
+        const verb = method.toUpperCase();
+        const { url, init } = await buildRequest(service, endpoint, verb, options);
+        const signals = [callSignal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+        const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+        for (let attempt = 0; ; attempt++) {
+          const request = new Request(url, { ...init, ...(signal ? { signal } : {}) });
+          let response: Response;
+          try {
+            response = await fetch(request);
+          } catch (error) {
+            if (signal?.aborted || attempt >= settings.retries || !IDEMPOTENT.has(verb)) throw error;
+            await sleep(RETRY_BASE_MS * 4 ** attempt, signal);
+            continue;
+          }
+          if (response.ok) {
+            const headers = Object.fromEntries(response.headers.entries());
+            const body = await parseBody(response, options.asStream === true);
+            return { body, headers, status: response.status } as Formatted;
+          }
+          const waitS = response.status === 429 ? rateLimitWaitS(response.headers, Date.now()) : undefined;
+          const retryable =
+            attempt < settings.retries &&
+            (response.status === 429
+              ? (waitS ?? 1) <= MAX_RATE_LIMIT_WAIT_S
+              : response.status >= 500 && IDEMPOTENT.has(verb));
+          if (!retryable) {
+            const description = await describeFailure(response);
+            throw new GitbeakerRequestError(description, { cause: { description, request, response } });
+          }
+          await response.body?.cancel().catch(() => {});
+          await sleep(waitS === undefined ? RETRY_BASE_MS * 4 ** attempt : waitS * 1000, signal);
+        }
+      };
+    return {
+      get: send('get'),
+      post: send('post'),
+      put: send('put'),
+      patch: send('patch'),
+      delete: send('delete'),
+    } as Requester;
+  };
+}
