@@ -9,6 +9,7 @@ export type {
   FollowUpLink,
   ToolValueModel,
   IssueShape,
+  IssueLinkShape,
   CommentShape,
   MergeRequestShape,
   DiffFileShape,

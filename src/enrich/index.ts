@@ -10,6 +10,7 @@ export type {
 export { TOOL_CATEGORIES, ENRICHED_ENUM_MARKER } from './contract.js';
 export type {
   IssueShape,
+  IssueLinkShape,
   CommentShape,
   MergeRequestShape,
   DiffFileShape,

@@ -28,6 +28,18 @@ export interface IssueShape {
   body?: string;
   /** Custom fields by their display name. */
   customFields?: Record<string, unknown>;
+  /** Related issues: sub-issues, the parent, links such as "blocks" (get_issue with include_relations). */
+  links?: IssueLinkShape[];
+}
+
+/** One related issue, seen from the issue that holds the link. */
+export interface IssueLinkShape {
+  key: string;
+  /** In the tracker's words, from this issue's side: "sub-issue", "parent", "blocks", "is blocked by", "relates to". */
+  relation: string;
+  title?: string;
+  state?: string;
+  url?: string;
 }
 
 /** A comment on an issue or a review thread note. */

@@ -39,6 +39,22 @@ export const issueView: ItemView<IssueShape> = {
     wordField('Priority', 'priority', (issue) => issue.priority),
     wordField('Milestone', 'milestone', (issue) => issue.milestone),
     wordField('Parent', 'parent', (issue) => issue.parent),
+    {
+      label: 'Links',
+      value: (issue) => {
+        if (!Array.isArray(issue.links)) return undefined;
+        const shown = issue.links.flatMap((link) => {
+          const key = str(link?.key);
+          const relation = str(link?.relation);
+          if (key === undefined || relation === undefined) return [];
+          const state = str(link.state);
+          return [[relation, key, str(link.title), state && `(${state})`].filter(Boolean).join(' ')];
+        });
+        return shown.length > 0 ? shown : undefined;
+      },
+      compact: (text) => `links: ${text}`,
+      join: '; ',
+    },
     dateField('Created', 'created', (issue) => issue.createdAt),
     dateField('Updated', 'updated', (issue) => issue.updatedAt),
     dateField('Closed', 'closed', (issue) => issue.closedAt),
