@@ -2,7 +2,7 @@
 // jobs first; a job's log downloaded through GitHub's redirect without the token, searched or paged, and bounded.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_LOG_CHARS, MAX_LOG_LINES } from '../src/plugins/github/log-window.js';
+import { MAX_LOG_CHARS, MAX_LOG_LINES } from '../src/plugins/kit/index.js';
 import { gh } from './support/fake-github.js';
 import { type GitHubHost, TOKEN, startGitHubHost } from './support/github-plugin-host.js';
 import { HEAD_SHA, JOBS, routeCodeReview } from './support/github-review-fixture.js';
@@ -179,7 +179,7 @@ describe('get_job_logs', () => {
       'parameter "pattern" is "(unclosed", which is not a valid regular expression (Invalid regular expression: /(unclosed/i: Unterminated group)',
     );
     expect(await host.error('get_job_logs', { job_id: 'lint' })).toBe(
-      'parameter "job_id" is "lint"; a GitHub job id is a number, as get_pipeline lists it',
+      'parameter "job_id" is "lint"; a job id is a number, as get_pipeline lists it',
     );
     expect(host.calls()).toEqual([]);
   });

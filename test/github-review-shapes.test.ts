@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffFileFromGitHub, withinDiffBudget } from '../src/plugins/github/diff-shape.js';
 import { discussionOrder } from '../src/plugins/github/discussions.js';
-import { compilePattern, logLines, logMatches, logPage } from '../src/plugins/github/log-window.js';
 import { overallStatus, pipelineFromGitHub, runStatus } from '../src/plugins/github/pipeline-shape.js';
 import { mergeRequestFromGitHub, reviewCommentFromGitHub } from '../src/plugins/github/pr-shape.js';
 import { threadComments } from '../src/plugins/github/review-threads.js';
@@ -165,46 +164,5 @@ describe('threadComments and discussionOrder', () => {
       [at('c1', '2024-01-01'), at('c2', '2024-01-05'), at('c3', '2024-01-03')],
     );
     expect(order.map((c) => c.id)).toEqual(['c1', 't1', 't1-reply', 'c3', 't2', 'c2']);
-  });
-});
-
-describe('log windows', () => {
-  it('strips timestamps, colour codes and CRLF, and a final newline ends the last line', () => {
-    expect(logLines('2024-05-01T10:00:00.1234567Z \u001b[31mred\u001b[0m\r\nplain\n')).toEqual([
-      'red',
-      'plain',
-    ]);
-  });
-
-  it('is smart about case: an upper-case letter makes it exact, an escape does not', () => {
-    expect(compilePattern('error').flags).toBe('i');
-    expect(compilePattern('Error').flags).toBe('');
-    expect(compilePattern('\\S+ failed').flags).toBe('i');
-    expect(() => compilePattern('x'.repeat(501))).toThrow('at most 500 are allowed');
-  });
-
-  it('merges overlapping context and separates groups with --', () => {
-    const lines = ['a', 'hit 1', 'b', 'hit 2', 'c', 'd', 'e', 'hit 3'];
-    expect(
-      logMatches(lines, 'job 1', /hit/, { offset: 0, limit: 100, contextLines: 1 }).split('\n').slice(2),
-    ).toEqual(['1- a', '2: hit 1', '3- b', '4: hit 2', '5- c', '--', '7- e', '8: hit 3']);
-    expect(logMatches(lines, 'job 1', /hit/, { offset: 4, limit: 100, contextLines: 0 })).toBe(
-      'Log of job 1, 8 lines; 1 line after line 4 match /hit/, shown with 0 lines of context.\n\n8: hit 3',
-    );
-    expect(logMatches(lines, 'job 1', /nothing/, { offset: 0, limit: 5, contextLines: 2 })).toBe(
-      'The log of job 1 has 8 lines; none matches /nothing/.',
-    );
-  });
-
-  it('says when a page starts past the end, and when the log is empty', () => {
-    expect(logPage(['a', 'b'], 'job 1', { offset: 5, limit: 200 })).toBe(
-      'The log of job 1 has 2 lines; offset=5 is past its end (the last page starts at offset=0).',
-    );
-    expect(logPage([], 'job 1', { offset: 0, limit: 200 })).toBe('The log of job 1 is empty.');
-  });
-
-  it('cuts a very long line and says how much is left out', () => {
-    const page = logPage(['z'.repeat(2500)], 'job 1', { offset: 0, limit: 1 });
-    expect(page.endsWith(`${'z'.repeat(10)} [… 500 more characters]`)).toBe(true);
   });
 });

@@ -125,36 +125,63 @@ describe('gitlab get_job_logs', () => {
   it('finds the lines matching a pattern with context, cleaned of terminal codes', async () => {
     const result = await rig.call('get_job_logs', { job_id: '6', pattern: 'error', context_lines: 1 });
     expect(rig.fake.sent('GET', `${PROJECT_PATH}/jobs/6/trace`)).toHaveLength(1);
-    const shown = text(result);
-    expect(shown).toContain('Log of job 6: 325 lines.');
-    expect(shown).toContain('2 line(s) match /error/i from line 1:');
-    expect(shown).toContain(
-      '   302 | step 300\n>   303 | Error: expected 2 to equal 3\n    304 |     at spec/app_spec.rb:12\n--',
+    expect(text(result)).toBe(
+      [
+        'Log of job 6, 325 lines; 2 lines match /error/i, shown with 1 line of context.',
+        '',
+        '302- step 300',
+        '303: Error: expected 2 to equal 3',
+        '304-     at spec/app_spec.rb:12',
+        '--',
+        '324- cleanup 20',
+        '325: ERROR: Job failed: exit code 1',
+      ].join('\n'),
     );
-    expect(shown).toContain('>   325 | ERROR: Job failed: exit code 1');
-    expect(shown).not.toContain(ESC);
-    expect(shown).not.toContain('section_');
     expect(result.structuredContent).toBeUndefined();
   });
 
-  it('without a pattern shows the last lines, and pages with offset; a capital letter makes the pattern exact', async () => {
+  it('without an offset shows the last lines, and pages with offset; a capital letter makes the pattern exact', async () => {
     const tail = text(await rig.call('get_job_logs', { job_id: '6', limit: 3 }));
-    expect(tail).toContain('Lines 323–325 of 325:');
-    expect(tail).toContain('(lines 1–322 not shown');
+    expect(tail).toBe(
+      [
+        'Log of job 6, lines 323–325 of 325 (the end). Lines 1–322 are not shown; call again with offset=0, or with a pattern, for them.',
+        '',
+        '323: cleanup 19',
+        '324: cleanup 20',
+        '325: ERROR: Job failed: exit code 1',
+      ].join('\n'),
+    );
     const head = text(await rig.call('get_job_logs', { job_id: '6', offset: 0, limit: 2 }));
-    expect(head).toContain('     1 | Preparing environment\n      2 | Downloading 100%');
-    expect(head).toContain('call again with offset=2');
+    expect(head).toBe(
+      [
+        'Log of job 6, lines 1–2 of 325. Call again with offset=2 for the next lines; the last 2 lines start at offset=323.',
+        '',
+        '1: Preparing environment',
+        '2: Downloading 100%',
+      ].join('\n'),
+    );
     const exact = text(await rig.call('get_job_logs', { job_id: '6', pattern: 'ERROR', context_lines: 0 }));
-    expect(exact).toContain('1 line(s) match /ERROR/ from line 1:');
+    expect(exact.split('\n')[0]).toBe(
+      'Log of job 6, 325 lines; 1 line match /ERROR/, shown with 0 lines of context.',
+    );
   });
 
-  it('stops at `limit` lines and says where the next matches start', async () => {
+  it('stops at `limit` lines, keeping a window whole, and says where the next matches start', async () => {
     const result = text(
       await rig.call('get_job_logs', { job_id: '6', pattern: '^step 1', context_lines: 0, limit: 5 }),
     );
-    expect(result).toContain('111 line(s) match');
-    expect(result).toContain('>     3 | step 1\n--\n>    12 | step 10\n>    13 | step 11');
-    expect(result).toMatch(/more matches from line 16; call again with offset=15/);
+    expect(result).toBe(
+      [
+        'Log of job 6, 325 lines; 111 lines match /^step 1/i. Showing the first 5 with 0 lines of context; call again with offset=15 to search on from line 16.',
+        '',
+        '3: step 1',
+        '--',
+        '12: step 10',
+        '13: step 11',
+        '14: step 12',
+        '15: step 13',
+      ].join('\n'),
+    );
   });
 
   it('reads only the tail of a log over max_log_kb, and says so', async () => {
@@ -164,13 +191,13 @@ describe('gitlab get_job_logs', () => {
     rig.fake.route('GET', '/projects/:project/jobs/:id/trace', { status: 200, body: big });
     const result = text(await rig.call('get_job_logs', { job_id: '9', pattern: 'FAILED' }));
     expect(result).toMatch(/its first \d+ KB were not read/);
-    expect(result).toContain('| FAILED here');
+    expect(result).toContain('102: FAILED here');
     expect(result.length).toBeLessThan(4000);
   });
 
   it('refuses a job id that is not a number and a pattern that is not a regular expression', async () => {
     const id = await rig.call('get_job_logs', { job_id: 'lint' });
-    expect(text(id)).toContain('numeric id');
+    expect(text(id)).toBe('parameter "job_id" is "lint"; a job id is a number, as get_pipeline lists it');
     const pattern = await rig.call('get_job_logs', { job_id: '6', pattern: '(' });
     expect(text(pattern)).toContain('not a valid regular expression');
     expect(rig.fake.sent('GET', `${PROJECT_PATH}/jobs/6/trace`)).toHaveLength(0);

@@ -1,6 +1,6 @@
 // The git_repository tools of the github plugin: the unified code-review tools on GitHub's REST and GraphQL APIs.
 import type { ToolDescriptor } from '../../host/index.js';
-import { MERGE_REQUEST_TOOLS, type MergeRequestToolName } from '../kit/index.js';
+import { MERGE_REQUEST_TOOLS, type MergeRequestToolName, type ToolHandler } from '../kit/index.js';
 import type { GitHubClient } from './client.js';
 import { createDiffTools } from './diffs.js';
 import { createDiscussionTools } from './discussions.js';
@@ -10,7 +10,7 @@ import { createPipelineTools } from './pipelines.js';
 import { createPullRequestComments } from './pr-comments.js';
 import { createPullRequestWrites } from './pr-writes.js';
 import { createPullRequestReads } from './pull-requests.js';
-import { type ToolHandler, createReviewContext } from './review-context.js';
+import { createReviewContext } from './review-context.js';
 
 /** GitHub's own parameter, hidden from the agent by the GitHub enricher, which fills it from `line_type`. */
 export const SIDE_PARAM = 'side';
@@ -50,8 +50,6 @@ export function codeReviewDescriptors(settings: GitHubSettings): ToolDescriptor[
         });
       case 'get_job_logs':
         return fitted(name, fullName, undefined, {
-          pattern:
-            'a regular expression (JavaScript syntax), case-insensitive unless it has an upper-case letter; returns matching lines with context',
           offset: 'lines to skip: the answer starts after line `offset`, for paging',
         });
       case 'get_pipeline':

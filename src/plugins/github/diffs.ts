@@ -1,9 +1,9 @@
 // get_merge_request_diffs on GitHub: a page of a pull request's changed files with their (capped) diffs.
-import { DEFAULT_LIMIT, windowOfPages, shapedResult } from '../kit/index.js';
-import { int, pullNumber } from './args.js';
+import { DEFAULT_LIMIT, windowOfPages, shapedResult, int, type ToolHandler } from '../kit/index.js';
+import { pullNumber } from './args.js';
 import { diffFileFromGitHub, withinDiffBudget } from './diff-shape.js';
 import { request } from './failure.js';
-import { type ReviewContext, type ToolHandler, hasNextPage } from './review-context.js';
+import { type ReviewContext, hasNextPage } from './review-context.js';
 
 export function createDiffTools(context: ReviewContext) {
   const { client, owner, repo, target } = context;

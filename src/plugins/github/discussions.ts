@@ -1,10 +1,10 @@
 // get_merge_request_discussions on GitHub: review threads and the conversation's comments, in the order they began.
 import type { CommentShape } from '../../enrich/index.js';
-import { DEFAULT_LIMIT, MAX_PAGES_PER_CALL, shapedResult } from '../kit/index.js';
-import { int, pullNumber } from './args.js';
+import { DEFAULT_LIMIT, MAX_PAGES_PER_CALL, shapedResult, int, type ToolHandler } from '../kit/index.js';
+import { pullNumber } from './args.js';
 import { commentFromGitHub } from './comment-shape.js';
 import { request } from './failure.js';
-import { type ReviewContext, type ToolHandler, hasNextPage } from './review-context.js';
+import { type ReviewContext, hasNextPage } from './review-context.js';
 import { readReviewThreads, threadComments } from './review-threads.js';
 
 /** A review thread or one conversation comment: what the order is decided on. */

@@ -1,8 +1,21 @@
 // The issue tools of the github plugin: the unified issue_tracker tools on GitHub's REST issues API.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IssueShape } from '../../enrich/index.js';
-import { PluginError, type RequestContext } from '../../host/index.js';
-import { DEFAULT_LIMIT, numberedKey, parseNumberedKey, shapedResult, windowOfPages } from '../kit/index.js';
+import type { RequestContext } from '../../host/index.js';
+import {
+  type Args,
+  type ToolHandler,
+  DEFAULT_LIMIT,
+  int,
+  lookupByName,
+  numberedKey,
+  parseNumberedKey,
+  shapedResult,
+  str,
+  strings,
+  windowOfPages,
+  writtenResult,
+  commentedResult,
+} from '../kit/index.js';
 import type { GitHubClient } from './client.js';
 import { commentFromGitHub } from './comment-shape.js';
 import { request } from './failure.js';
@@ -11,19 +24,11 @@ import type { MetadataStore } from './metadata.js';
 import { hasNextPage } from './review-context.js';
 import type { GitHubSettings } from './options.js';
 
-type Args = Record<string, unknown>;
-
 export interface IssueToolsDeps {
   client: GitHubClient;
   settings: GitHubSettings;
   metadata: MetadataStore;
 }
-
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
-const strings = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
-const int = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
 
 export function createIssueTools({ client, settings, metadata }: IssueToolsDeps) {
   const { owner, repo, fullName } = settings;
@@ -31,20 +36,11 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
   const target = (what: string) => ({ provider, target: `${what} of ${fullName}`, token: settings.token });
   const issueNumber = (args: Args) => parseNumberedKey(args.key, 'issue');
 
-  /** Milestone titles → numbers; an unknown title names the open ones. */
+  /** Milestone titles → numbers; "" clears (null); an unknown title names the open ones. */
   const milestoneNumber = (title: unknown): number | null | undefined => {
     if (title === undefined) return undefined;
     if (title === '') return null;
-    const known = metadata.current()?.milestones;
-    const number = typeof title === 'string' ? known?.get(title) : undefined;
-    if (number !== undefined) return number;
-    const open = known
-      ? [...known.keys()].map((name) => JSON.stringify(name)).join(', ') || 'none'
-      : 'not loaded yet';
-    throw new PluginError(
-      'invalid_input',
-      `no open milestone ${JSON.stringify(title)} in ${fullName}; open milestones: ${open}`,
-    );
+    return lookupByName('open milestone', title, metadata.current()?.milestones, fullName);
   };
 
   async function getIssues(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -162,12 +158,6 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
     });
   }
 
-  const written = (verb: string, item: IssueShape) =>
-    shapedResult(
-      { kind: 'issue', item },
-      `${verb} ${item.key}: ${item.title}${item.url ? `\n${item.url}` : ''}`,
-    );
-
   async function createIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const milestone = milestoneNumber(args.milestone);
     const { data } = await request(target('a new issue'), ctx.signal, () =>
@@ -182,7 +172,7 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
         request: { signal: ctx.signal },
       }),
     );
-    return written('Created', issueFromGitHub(data as GitHubIssueJson));
+    return writtenResult('Created', { kind: 'issue', item: issueFromGitHub(data as GitHubIssueJson) });
   }
 
   async function updateIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -202,7 +192,7 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
         request: { signal: ctx.signal },
       }),
     );
-    return written('Updated', issueFromGitHub(data as GitHubIssueJson));
+    return writtenResult('Updated', { kind: 'issue', item: issueFromGitHub(data as GitHubIssueJson) });
   }
 
   async function addIssueComment(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -216,13 +206,7 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
         request: { signal: ctx.signal },
       }),
     );
-    const comment = commentFromGitHub(data);
-    return {
-      content: [
-        { type: 'text', text: `Commented on ${numberedKey(number)}${comment.url ? `\n${comment.url}` : ''}` },
-      ],
-      structuredContent: { kind: 'comment_list', items: [comment] },
-    };
+    return commentedResult(numberedKey(number), commentFromGitHub(data));
   }
 
   return {
@@ -232,5 +216,5 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
     create_issue: createIssue,
     update_issue: updateIssue,
     add_issue_comment: addIssueComment,
-  } satisfies Record<string, (args: Args, ctx: RequestContext) => Promise<CallToolResult>>;
+  } satisfies Record<string, ToolHandler>;
 }

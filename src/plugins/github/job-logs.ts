@@ -1,22 +1,11 @@
 // get_job_logs on GitHub: downloads one Actions job's log and returns a bounded part of it.
 import { PluginError, isForesightError } from '../../host/index.js';
-import { int, str } from './args.js';
+import { jobIdArg, logLines, logQuery, renderJobLog, type ToolHandler } from '../kit/index.js';
 import { request } from './failure.js';
-import { compilePattern, logLines, logMatches, logPage } from './log-window.js';
-import type { ReviewContext, ToolHandler } from './review-context.js';
+import type { ReviewContext } from './review-context.js';
 
-/** The kit's default page of log lines. */
-const DEFAULT_LOG_LINES = 200;
-const DEFAULT_CONTEXT_LINES = 5;
-
-function jobNumber(value: unknown): number {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  if (/^\d{1,18}$/.test(text) && Number(text) > 0) return Number(text);
-  throw new PluginError(
-    'invalid_input',
-    `parameter "job_id" is ${JSON.stringify(value)}; a GitHub job id is a number, as get_pipeline lists it`,
-  );
-}
+/** GitHub Actions starts every line with an ISO timestamp. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
 
 export function createJobLogTools(context: ReviewContext) {
   const { client, owner, repo, fullName, target } = context;
@@ -77,22 +66,11 @@ export function createJobLogTools(context: ReviewContext) {
   }
 
   const getJobLogs: ToolHandler = async (args, ctx) => {
-    const jobId = jobNumber(args.job_id);
-    const pattern = str(args.pattern);
-    // Checked before the download, so a bad pattern costs nothing.
-    const regex = pattern === undefined ? undefined : compilePattern(pattern);
-    const lines = logLines(await downloadLog(jobId, ctx.signal));
-    const label = `job ${jobId}`;
-    const offset = int(args.offset, 0);
-    const limit = int(args.limit, DEFAULT_LOG_LINES);
-    const text = regex
-      ? logMatches(lines, label, regex, {
-          offset,
-          limit,
-          contextLines: int(args.context_lines, DEFAULT_CONTEXT_LINES),
-        })
-      : logPage(lines, label, { offset, limit });
-    return { content: [{ type: 'text', text }] };
+    const jobId = jobIdArg(args.job_id);
+    // Read before the download, so a bad pattern costs nothing.
+    const query = logQuery(args);
+    const lines = logLines(await downloadLog(jobId, ctx.signal), [TIMESTAMP]);
+    return { content: [{ type: 'text', text: renderJobLog(lines, query, { label: `job ${jobId}` }) }] };
   };
 
   return { get_job_logs: getJobLogs };

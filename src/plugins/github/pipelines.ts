@@ -1,6 +1,6 @@
 // get_pipeline on GitHub: the check runs and workflow runs of a branch's or a pull request's head commit.
 import { PluginError } from '../../host/index.js';
-import { pullNumber, str } from './args.js';
+import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import {
   type CommitRuns,
@@ -8,8 +8,8 @@ import {
   type GitHubWorkflowRunJson,
   pipelineFromGitHub,
 } from './pipeline-shape.js';
-import { type ReviewContext, type ToolHandler } from './review-context.js';
-import { shapedResult } from '../kit/index.js';
+import { type ReviewContext } from './review-context.js';
+import { shapedResult, str, type ToolHandler } from '../kit/index.js';
 
 /** Check runs read per commit: pages of 100. A commit with more is rare; the first 300 are shown. */
 const MAX_CHECK_RUN_PAGES = 3;

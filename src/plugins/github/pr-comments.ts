@@ -1,12 +1,11 @@
 // create_merge_request_comment on GitHub: a conversation comment, or a review comment on one line of the diff.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CommentShape } from '../../enrich/index.js';
 import { PluginError } from '../../host/index.js';
-import { pullNumber, str } from './args.js';
+import { commentedResult, str, type ToolHandler } from '../kit/index.js';
+import { pullNumber } from './args.js';
 import { commentFromGitHub } from './comment-shape.js';
 import { request } from './failure.js';
 import { reviewCommentFromGitHub } from './pr-shape.js';
-import type { ReviewContext, ToolHandler } from './review-context.js';
+import type { ReviewContext } from './review-context.js';
 
 export type DiffSide = 'LEFT' | 'RIGHT';
 
@@ -17,13 +16,6 @@ export type DiffSide = 'LEFT' | 'RIGHT';
 export function sideOf(args: Record<string, unknown>): DiffSide {
   if (args.side === 'LEFT' || args.side === 'RIGHT') return args.side;
   return args.line_type === 'old' ? 'LEFT' : 'RIGHT';
-}
-
-function commented(where: string, comment: CommentShape): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `Commented on ${where}${comment.url ? `\n${comment.url}` : ''}` }],
-    structuredContent: { kind: 'comment_list', items: [comment] },
-  };
 }
 
 export function createPullRequestComments(context: ReviewContext) {
@@ -53,7 +45,7 @@ export function createPullRequestComments(context: ReviewContext) {
           request: { signal },
         }),
       );
-      return commented(`#${number}`, commentFromGitHub(data));
+      return commentedResult(`#${number}`, commentFromGitHub(data));
     }
     // A review comment is anchored to a commit: the pull request's head, which the diff the agent read shows.
     const { data: pull } = await request(about, signal, () =>
@@ -75,7 +67,7 @@ export function createPullRequestComments(context: ReviewContext) {
       }),
     );
     const where = `#${number} at ${path}:${line} (${side === 'LEFT' ? 'old' : 'new'} side)`;
-    return commented(where, reviewCommentFromGitHub(data));
+    return commentedResult(where, reviewCommentFromGitHub(data));
   };
 
   return { create_merge_request_comment: createMergeRequestComment };

@@ -1,11 +1,11 @@
 // The pull request writes of the github plugin: create_merge_request and update_merge_request.
 import { PluginError, isForesightError } from '../../host/index.js';
-import { pullNumber, str, strings } from './args.js';
+import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import { graphql } from './graphql.js';
 import { type GitHubPullJson, mergeRequestFromGitHub } from './pr-shape.js';
-import { type ReviewContext, type ToolHandler } from './review-context.js';
-import { shapedResult } from '../kit/index.js';
+import { type ReviewContext } from './review-context.js';
+import { str, strings, type ToolHandler, writtenResult } from '../kit/index.js';
 
 const TO_DRAFT = `mutation ($id: ID!) {
   convertPullRequestToDraft(input: { pullRequestId: $id }) { pullRequest { isDraft } }
@@ -30,9 +30,6 @@ async function afterDone<T>(done: () => string | undefined, step: string, run: (
     throw new PluginError(error.kind, `${already}, but ${step} failed: ${error.message}`, { cause: error });
   }
 }
-
-const summary = (verb: string, pull: GitHubPullJson) =>
-  `${verb} #${pull.number}: ${pull.title}${pull.html_url ? `\n${pull.html_url}` : ''}`;
 
 export function createPullRequestWrites(context: ReviewContext) {
   const { client, owner, repo, target } = context;
@@ -96,7 +93,7 @@ export function createPullRequestWrites(context: ReviewContext) {
       );
       item.reviewers = logins(data.requested_reviewers);
     }
-    return shapedResult({ kind: 'merge_request', item }, summary('Created', created as GitHubPullJson));
+    return writtenResult('Created', { kind: 'merge_request', item });
   };
 
   const updateMergeRequest: ToolHandler = async (args, ctx) => {
@@ -192,10 +189,10 @@ export function createPullRequestWrites(context: ReviewContext) {
       } else current = pull;
     }
     const final = current ?? (await afterDone(done, 'reading the pull request back', readPull));
-    return shapedResult(
-      { kind: 'merge_request', item: mergeRequestFromGitHub(final) },
-      summary(changed.length ? 'Updated' : 'Nothing to change on', final),
-    );
+    return writtenResult(changed.length ? 'Updated' : 'Nothing to change on', {
+      kind: 'merge_request',
+      item: mergeRequestFromGitHub(final),
+    });
   };
 
   return { create_merge_request: createMergeRequest, update_merge_request: updateMergeRequest };

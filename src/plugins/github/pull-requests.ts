@@ -1,9 +1,17 @@
 // The pull request reads of the github plugin: get_merge_requests and get_merge_request on GitHub's pulls API.
-import { DEFAULT_LIMIT, windowOfPages, shapedResult } from '../kit/index.js';
-import { int, pullNumber, str, strings } from './args.js';
+import {
+  DEFAULT_LIMIT,
+  windowOfPages,
+  shapedResult,
+  int,
+  str,
+  strings,
+  type ToolHandler,
+} from '../kit/index.js';
+import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import { type GitHubPullJson, mergeRequestFromGitHub } from './pr-shape.js';
-import { type ReviewContext, type ToolHandler, hasNextPage } from './review-context.js';
+import { type ReviewContext, hasNextPage } from './review-context.js';
 
 type ListedState = 'open' | 'closed' | 'merged' | 'all';
 

@@ -1,12 +1,7 @@
 // What every code-review tool of the github plugin shares: the client, the repository, and how failures name their target.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestContext } from '../../host/index.js';
 import type { FailureContext } from '../kit/index.js';
 import type { GitHubClient } from './client.js';
 import type { GitHubSettings } from './options.js';
-
-export type Args = Record<string, unknown>;
-export type ToolHandler = (args: Args, ctx: RequestContext) => Promise<CallToolResult>;
 
 export interface ReviewContext {
   client: GitHubClient;

@@ -70,10 +70,6 @@ function fitToGitLab(schema: ToolSchema, toolName: string): void {
         description:
           'lines to skip, for paging; leave out for the last `limit` lines, where a failed job says why',
       });
-      schema.setParamDescription(
-        'pattern',
-        'a regular expression (case-insensitive unless it has a capital letter); returns matching lines with context',
-      );
       break;
   }
 }

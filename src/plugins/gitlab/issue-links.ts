@@ -1,10 +1,10 @@
 // GitLab issue links: link_issues (relates_to, blocks, is_blocked_by) and how get_issue shows an issue's links.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { parseNumberedKey } from '../kit/index.js';
+import { parseNumberedKey, type Args, shapedResult } from '../kit/index.js';
 import { request } from './failure.js';
 import { type GitLabIssueJson, issueFromGitLab } from './issue-shape.js';
-import { type Args, type ToolDeps, apiFor, shaped, targetOf } from './tool-io.js';
+import { type ToolDeps, apiFor, targetOf } from './tool-io.js';
 
 /** The relations GitLab's issue links API takes; "blocks" and "is_blocked_by" need Premium. */
 export const LINK_TYPES = ['relates_to', 'blocks', 'is_blocked_by'] as const;
@@ -68,7 +68,7 @@ export function createLinkIssues(deps: ToolDeps) {
     )) as unknown as { source_issue: GitLabIssueJson; target_issue: GitLabIssueJson; link_type?: string };
     const item = issueFromGitLab(raw.source_issue);
     const relation = (raw.link_type ?? linkType).replaceAll('_', ' ');
-    return shaped(
+    return shapedResult(
       { kind: 'issue', item },
       `Linked #${iid} ${relation} ${otherKey}: ${raw.target_issue.title}${item.url ? `\n${item.url}` : ''}`,
     );

@@ -1,8 +1,21 @@
 // The issue tools of the gitlab plugin: the unified issue_tracker tools on GitLab's REST issues and notes API.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IssueShape } from '../../enrich/index.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { DEFAULT_LIMIT, numberedKey, parseNumberedKey, windowOfPages } from '../kit/index.js';
+import {
+  DEFAULT_LIMIT,
+  lookupByName,
+  numberedKey,
+  parseNumberedKey,
+  windowOfPages,
+  type Args,
+  type ToolHandler,
+  int,
+  shapedResult,
+  str,
+  strings,
+  writtenResult,
+  commentedResult,
+} from '../kit/index.js';
 import { listPage } from './client.js';
 import { request } from './failure.js';
 import {
@@ -12,18 +25,7 @@ import {
   issueFromGitLab,
 } from './issue-shape.js';
 import { createLinkIssues, linkedIssuesField } from './issue-links.js';
-import {
-  type Args,
-  type ToolDeps,
-  type ToolHandler,
-  apiFor,
-  int,
-  perPageFor,
-  shaped,
-  str,
-  strings,
-  targetOf,
-} from './tool-io.js';
+import { type ToolDeps, apiFor, perPageFor, targetOf } from './tool-io.js';
 
 const STATES: Readonly<Record<string, string>> = { open: 'opened', closed: 'closed', all: 'all' };
 const ORDER_BY: Readonly<Record<string, string>> = { created: 'created_at', updated: 'updated_at' };
@@ -42,16 +44,7 @@ export function createIssueTools(deps: ToolDeps) {
   const milestoneId = (title: unknown): number | undefined => {
     if (title === undefined) return undefined;
     if (title === '') return 0;
-    const known = metadata.current()?.milestones;
-    const id = typeof title === 'string' ? known?.get(title) : undefined;
-    if (id !== undefined) return id;
-    const active = known
-      ? [...known.keys()].map((name) => JSON.stringify(name)).join(', ') || 'none'
-      : 'not loaded yet';
-    throw new PluginError(
-      'invalid_input',
-      `no active milestone ${JSON.stringify(title)} in ${projectName}; active milestones: ${active}`,
-    );
+    return lookupByName('active milestone', title, metadata.current()?.milestones, projectName);
   };
 
   async function getIssues(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -85,7 +78,7 @@ export function createIssueTools(deps: ToolDeps) {
       },
       { offset, limit, perPage: perPageFor(limit) },
     );
-    return shaped({
+    return shapedResult({
       kind: 'issue_list',
       items: window.items.map(issueFromGitLab),
       page: { ...window.page, ...(total === undefined ? {} : { total }) },
@@ -126,25 +119,26 @@ export function createIssueTools(deps: ToolDeps) {
       const field = linkedIssuesField(links, metadata.current()?.webUrl);
       if (field !== undefined) item.customFields = { 'Linked issues': field };
     }
-    if (args.include_comments !== true) return shaped({ kind: 'issue', item });
+    if (args.include_comments !== true) return shapedResult({ kind: 'issue', item });
     const comments = await listComments(iid, 0, DEFAULT_LIMIT, ctx);
     const url = raw.web_url ?? issueUrl(iid);
-    return shaped({ kind: 'issue', item, comments: comments.items.map((n) => commentFromGitLab(n, url)) });
+    return shapedResult({
+      kind: 'issue',
+      item,
+      comments: comments.items.map((n) => commentFromGitLab(n, url)),
+    });
   }
 
   async function getIssueComments(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const iid = issueNumber(args);
     const window = await listComments(iid, int(args.offset, 0), int(args.limit, DEFAULT_LIMIT), ctx);
     const url = issueUrl(iid);
-    return shaped({
+    return shapedResult({
       kind: 'comment_list',
       items: window.items.map((note) => commentFromGitLab(note, url)),
       page: window.page,
     });
   }
-
-  const written = (verb: string, item: IssueShape) =>
-    shaped({ kind: 'issue', item }, `${verb} ${item.key}: ${item.title}${item.url ? `\n${item.url}` : ''}`);
 
   /** The fields create and update share, in gitbeaker's (camelCase) option names. */
   async function fields(args: Args, ctx: RequestContext) {
@@ -164,7 +158,10 @@ export function createIssueTools(deps: ToolDeps) {
     const raw = await request(target('a new issue'), ctx.signal, () =>
       apiFor(deps, ctx).issues.create(projectId, String(args.title), options),
     );
-    return written('Created', issueFromGitLab(raw as unknown as GitLabIssueJson));
+    return writtenResult('Created', {
+      kind: 'issue',
+      item: issueFromGitLab(raw as unknown as GitLabIssueJson),
+    });
   }
 
   async function updateIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -184,7 +181,10 @@ export function createIssueTools(deps: ToolDeps) {
     const raw = await request(target(`issue #${iid}`), ctx.signal, () =>
       apiFor(deps, ctx).issues.edit(projectId, iid, options),
     );
-    return written('Updated', issueFromGitLab(raw as unknown as GitLabIssueJson));
+    return writtenResult('Updated', {
+      kind: 'issue',
+      item: issueFromGitLab(raw as unknown as GitLabIssueJson),
+    });
   }
 
   async function addIssueComment(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -192,11 +192,7 @@ export function createIssueTools(deps: ToolDeps) {
     const raw = (await request(target(`issue #${iid}`), ctx.signal, () =>
       apiFor(deps, ctx).issueNotes.create(projectId, iid, String(args.body)),
     )) as unknown as GitLabNoteJson;
-    const comment = commentFromGitLab(raw, issueUrl(iid));
-    return shaped(
-      { kind: 'comment_list', items: [comment] },
-      `Commented on ${numberedKey(iid)}${comment.url ? `\n${comment.url}` : ''}`,
-    );
+    return commentedResult(numberedKey(iid), commentFromGitLab(raw, issueUrl(iid)));
   }
 
   return {

@@ -1,23 +1,22 @@
 // The merge request tools of the gitlab plugin: list, read, open and change merge requests.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { MergeRequestShape } from '../../enrich/index.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { DEFAULT_LIMIT, parseNumberedKey, windowOfPages } from '../kit/index.js';
+import {
+  DEFAULT_LIMIT,
+  parseNumberedKey,
+  windowOfPages,
+  type Args,
+  type ToolHandler,
+  int,
+  shapedResult,
+  str,
+  strings,
+  writtenResult,
+} from '../kit/index.js';
 import { listPage } from './client.js';
 import { request } from './failure.js';
 import { type GitLabMergeRequestJson, mergeRequestFromGitLab } from './review-shapes.js';
-import {
-  type Args,
-  type ToolDeps,
-  type ToolHandler,
-  apiFor,
-  int,
-  perPageFor,
-  shaped,
-  str,
-  strings,
-  targetOf,
-} from './tool-io.js';
+import { type ToolDeps, apiFor, perPageFor, targetOf } from './tool-io.js';
 
 const STATES: Readonly<Record<string, string>> = {
   open: 'opened',
@@ -72,7 +71,7 @@ export function createMergeRequestTools(deps: ToolDeps) {
       },
       { offset, limit, perPage: perPageFor(limit) },
     );
-    return shaped({
+    return shapedResult({
       kind: 'merge_request_list',
       items: window.items.map(mergeRequestFromGitLab),
       page: { ...window.page, ...(total === undefined ? {} : { total }) },
@@ -81,14 +80,8 @@ export function createMergeRequestTools(deps: ToolDeps) {
 
   async function getMergeRequest(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const raw = await fetchMergeRequest(deps, args.key, ctx);
-    return shaped({ kind: 'merge_request', item: mergeRequestFromGitLab(raw) });
+    return shapedResult({ kind: 'merge_request', item: mergeRequestFromGitLab(raw) });
   }
-
-  const written = (verb: string, item: MergeRequestShape) =>
-    shaped(
-      { kind: 'merge_request', item },
-      `${verb} ${item.key}: ${item.title}${item.url ? `\n${item.url}` : ''}`,
-    );
 
   /** What create and update share, in gitbeaker's (camelCase) option names. */
   async function fields(args: Args, ctx: RequestContext) {
@@ -115,7 +108,10 @@ export function createMergeRequestTools(deps: ToolDeps) {
         options,
       ),
     );
-    return written('Opened', mergeRequestFromGitLab(raw as unknown as GitLabMergeRequestJson));
+    return writtenResult('Opened', {
+      kind: 'merge_request',
+      item: mergeRequestFromGitLab(raw as unknown as GitLabMergeRequestJson),
+    });
   }
 
   async function updateMergeRequest(args: Args, ctx: RequestContext): Promise<CallToolResult> {
@@ -142,7 +138,10 @@ export function createMergeRequestTools(deps: ToolDeps) {
     const raw = await request(target(`merge request !${iid}`), ctx.signal, () =>
       apiFor(deps, ctx).mergeRequests.edit(projectId, iid, options),
     );
-    return written('Updated', mergeRequestFromGitLab(raw as unknown as GitLabMergeRequestJson));
+    return writtenResult('Updated', {
+      kind: 'merge_request',
+      item: mergeRequestFromGitLab(raw as unknown as GitLabMergeRequestJson),
+    });
   }
 
   return {

@@ -1,13 +1,23 @@
 // The CI tools of the gitlab plugin: the latest pipeline of a branch or merge request, and one job's log.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { MAX_PAGES_PER_CALL } from '../kit/index.js';
+import {
+  type Args,
+  type ToolHandler,
+  MAX_PAGES_PER_CALL,
+  jobIdArg,
+  logLines,
+  logQuery,
+  renderJobLog,
+  shapedResult,
+  str,
+} from '../kit/index.js';
 import { listPage } from './client.js';
 import { request } from './failure.js';
-import { compilePattern, readTail, renderLog } from './job-log.js';
+import { SECTION_MARKER, readTail } from './job-log.js';
 import { mergeRequestNumber } from './merge-requests.js';
 import { type GitLabJobJson, type GitLabPipelineJson, pipelineFromGitLab } from './review-shapes.js';
-import { type Args, type ToolDeps, type ToolHandler, apiFor, int, shaped, str, targetOf } from './tool-io.js';
+import { type ToolDeps, apiFor, targetOf } from './tool-io.js';
 
 export function createPipelineTools(deps: ToolDeps) {
   const { settings, metadata } = deps;
@@ -74,34 +84,29 @@ export function createPipelineTools(deps: ToolDeps) {
       jobs.push(...result.items);
       if (!result.hasNext) break;
     }
-    return shaped({ kind: 'pipeline', item: pipelineFromGitLab(pipeline, jobs) });
+    return shapedResult({ kind: 'pipeline', item: pipelineFromGitLab(pipeline, jobs) });
   }
 
   async function getJobLogs(args: Args, ctx: RequestContext): Promise<CallToolResult> {
-    const jobId = String(args.job_id ?? '').trim();
-    if (!/^\d+$/.test(jobId)) {
-      throw new PluginError(
-        'invalid_input',
-        `parameter "job_id" is ${JSON.stringify(args.job_id)}; give a job's numeric id, as get_pipeline lists them`,
-      );
-    }
-    const pattern = str(args.pattern) === undefined ? undefined : compilePattern(String(args.pattern));
+    const jobId = jobIdArg(args.job_id);
+    // Read before the download, so a bad pattern costs nothing.
+    const query = logQuery(args);
     // gitbeaker's GET helper hands back the body unread when asked (its showLog typing leaves that out),
     // so a log of hundreds of megabytes streams through readTail and only the capped tail is kept.
     const asStream = { asStream: true } as { sudo?: undefined };
     const stream = (await request(target(`the log of job ${jobId}`), ctx.signal, () =>
-      apiFor(deps, ctx).jobs.showLog(projectId, Number(jobId), asStream),
+      apiFor(deps, ctx).jobs.showLog(projectId, jobId, asStream),
     )) as unknown as ReadableStream<Uint8Array> | null;
     const tail = stream
       ? await request(target(`the log of job ${jobId}`), ctx.signal, () =>
           readTail(stream, settings.maxLogBytes),
         )
       : { text: '', skippedBytes: 0 };
-    const text = renderLog(jobId, tail, {
-      ...(pattern ? { pattern } : {}),
-      contextLines: int(args.context_lines, 5),
-      ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
-      limit: int(args.limit, 200),
+    // Without an offset a page holds the last lines (the gitlab enricher's `offset` says so): a failed job says why there.
+    const text = renderJobLog(logLines(tail.text, [SECTION_MARKER]), query, {
+      label: `job ${jobId}`,
+      unpaged: 'tail',
+      skippedBytes: tail.skippedBytes,
     });
     return { content: [{ type: 'text', text }] };
   }

@@ -1,7 +1,7 @@
 // Assembles one gitlab plugin instance: client, project metadata, the unified tools and their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
 import { errors } from '../../host/index.js';
-import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS } from '../kit/index.js';
+import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS, type ToolHandler } from '../kit/index.js';
 import { createGitLabClient } from './client.js';
 import { createGitLabEnricher } from './enricher.js';
 import { createIssueTools } from './issues.js';
@@ -10,7 +10,6 @@ import { createMetadataStore } from './metadata.js';
 import type { GitLabSettings } from './options.js';
 import { createPipelineTools } from './pipelines.js';
 import { LINE_FIELD, createReviewTools } from './reviews.js';
-import type { ToolHandler } from './tool-io.js';
 import { createUserDirectory } from './users.js';
 
 /**

@@ -2,24 +2,24 @@
 import type { DiscussionNotePositionOptions } from '@gitbeaker/rest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { DEFAULT_LIMIT, MAX_PAGES_PER_CALL, windowOfPages } from '../kit/index.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_PAGES_PER_CALL,
+  windowOfPages,
+  type Args,
+  type ToolHandler,
+  int,
+  shapedResult,
+  commentedResult,
+  str,
+} from '../kit/index.js';
 import { listPage } from './client.js';
 import { linePosition } from './diff-lines.js';
 import { request } from './failure.js';
 import { type GitLabNoteJson, commentFromGitLab } from './issue-shape.js';
 import { fetchMergeRequest, mergeRequestNumber } from './merge-requests.js';
 import { type GitLabDiffJson, diffFileFromGitLab } from './review-shapes.js';
-import {
-  type Args,
-  type ToolDeps,
-  type ToolHandler,
-  apiFor,
-  int,
-  perPageFor,
-  shaped,
-  str,
-  targetOf,
-} from './tool-io.js';
+import { type ToolDeps, apiFor, perPageFor, targetOf } from './tool-io.js';
 
 interface GitLabDiscussionJson {
   id: string;
@@ -61,7 +61,7 @@ export function createReviewTools(deps: ToolDeps) {
       },
     );
     const url = mergeRequestUrl(iid);
-    return shaped({
+    return shapedResult({
       kind: 'comment_list',
       items: window.items.map((note) => commentFromGitLab(note, url)),
       page: window.page,
@@ -86,7 +86,7 @@ export function createReviewTools(deps: ToolDeps) {
       { offset: int(args.offset, 0), limit, perPage: perPageFor(limit) },
     );
     const url = mergeRequestUrl(iid);
-    return shaped({
+    return shapedResult({
       kind: 'diff_list',
       items: window.items.map((file) => diffFileFromGitLab(file, settings.maxDiffChars, url)),
       page: { ...window.page, ...(total === undefined ? {} : { total }) },
@@ -168,18 +168,11 @@ export function createReviewTools(deps: ToolDeps) {
       const note = (await request(target(`merge request !${iid}`), ctx.signal, () =>
         apiFor(deps, ctx).mergeRequestNotes.create(projectId, iid, String(args.body)),
       )) as unknown as GitLabNoteJson;
-      const comment = commentFromGitLab(note, mergeRequestUrl(iid));
-      return shaped(
-        { kind: 'comment_list', items: [comment] },
-        `Commented on !${iid}${comment.url ? `\n${comment.url}` : ''}`,
-      );
+      return commentedResult(`!${iid}`, commentFromGitLab(note, mergeRequestUrl(iid)));
     }
     const { note, where, url } = await lineComment(iid, args, ctx);
     const comment = note ? commentFromGitLab(note, url ?? mergeRequestUrl(iid)) : undefined;
-    return shaped(
-      { kind: 'comment_list', items: comment ? [comment] : [] },
-      `Commented on ${where} in !${iid}${comment?.url ? `\n${comment.url}` : ''}`,
-    );
+    return commentedResult(`${where} in !${iid}`, comment);
   }
 
   return {

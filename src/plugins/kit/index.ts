@@ -1,4 +1,5 @@
-// The provider kit: what the tracker and code-host plugins share (unified tools, keys, HTTP errors, value models).
+// The provider kit: what the tracker and code-host plugins share (unified tools, keys, HTTP errors, value models,
+// argument readers, name lookups, CI job logs).
 export {
   ISSUE_TOOLS,
   MERGE_REQUEST_TOOLS,
@@ -13,4 +14,8 @@ export { parseNumberedKey, numberedKey, type NumberedKind } from './keys.js';
 export { providerError, type HttpFailure, type FailureContext } from './http-errors.js';
 export { trackerValueModel, siblingTool, projectFailedJobs } from './value-models.js';
 export { windowOfPages, MAX_PAGES_PER_CALL, type FetchedPage, type PagedWindow } from './paging.js';
-export { shapedResult } from './results.js';
+export { shapedResult, writtenResult, commentedResult } from './results.js';
+export { str, strings, int, type Args, type ToolHandler } from './args.js';
+export { lookupByName } from './lookups.js';
+export { logLines, compilePattern, jobIdArg, logQuery, renderJobLog, type LogView } from './ci-logs.js';
+export { MAX_LOG_LINES, MAX_LOG_CHARS, type LogQuery } from './log-window.js';

@@ -1,6 +1,8 @@
 // The unified issue and code-review tools every tracker provider publishes: names, input schemas, categories.
 // Each provider lists the ones it can serve; its enricher removes the parameters it does not support.
 import type { ToolDescriptor } from '../../host/index.js';
+import { DEFAULT_CONTEXT_LINES, DEFAULT_LOG_LINES } from './ci-logs.js';
+import { MAX_LOG_LINES } from './log-window.js';
 
 type Schema = Record<string, unknown>;
 
@@ -273,10 +275,18 @@ export const MERGE_REQUEST_TOOLS = {
     'The log of one CI job: the lines around each match of `pattern`, or a page of lines.',
     {
       job_id: key('the job id, as get_pipeline gives it'),
-      pattern: text('a regular expression; returns matching lines with context'),
-      context_lines: { type: 'integer', minimum: 0, maximum: 50, default: 5 },
+      pattern: text(
+        'a regular expression (JavaScript syntax), case-insensitive unless it has an upper-case letter; returns matching lines with context',
+      ),
+      context_lines: { type: 'integer', minimum: 0, maximum: 50, default: DEFAULT_CONTEXT_LINES },
       offset: { type: 'integer', minimum: 0, default: 0, description: 'first line, for paging' },
-      limit: { type: 'integer', minimum: 1, maximum: 2000, default: 200, description: 'most lines' },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_LOG_LINES,
+        default: DEFAULT_LOG_LINES,
+        description: 'most lines',
+      },
     },
     ['job_id'],
   ),
