@@ -25,6 +25,12 @@ beforeAll(async () => {
   }));
   fake.route('GET', `${REPO}/issues/:n/comments`, { status: 200, body: [gh.comment(1)] });
   fake.route('POST', `${REPO}/issues/:n/comments`, { status: 201, body: gh.comment(2) });
+  fake.route('GET', `${REPO}/issues/:n/parent`, gh.error(404, 'Not Found'));
+  fake.route('GET', `${REPO}/issues/:n/sub_issues`, { status: 200, body: [gh.issue(2)] });
+  fake.route('POST', `${REPO}/issues/:n/sub_issues`, (_r, params) => ({
+    status: 201,
+    body: gh.issue(Number(params.n)),
+  }));
   routeCodeReview(fake);
 });
 
@@ -47,6 +53,7 @@ runProviderContract({
             token_env: 'GH_CONTRACT_TOKEN',
             retries: 0,
             throttle: false,
+            sub_issues: true,
           },
         },
       ],
@@ -62,6 +69,7 @@ runProviderContract({
     create_issue: { title: 'New' },
     update_issue: { key: '#1', state: 'closed' },
     add_issue_comment: { key: '#1', body: 'Hi' },
+    link_issues: { key: '#1', target_key: '#2' },
     get_merge_requests: {},
     get_merge_request: { key: '#12' },
     get_merge_request_discussions: { key: '#12' },

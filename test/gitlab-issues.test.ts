@@ -171,7 +171,10 @@ describe('gitlab get_issue and get_issue_comments', () => {
     expect(structured(result)).toMatchObject({
       item: {
         key: '#7',
-        customFields: { 'Linked issues': 'blocks #4 "Deploy"; relates_to group/other#9 "Other"' },
+        links: [
+          { key: '#4', relation: 'blocks', title: 'Deploy' },
+          { key: 'group/other#9', relation: 'relates_to', title: 'Other' },
+        ],
       },
     });
   });

@@ -4,13 +4,14 @@ import { PluginError } from '../../host/index.js';
 import { TRACKER_ONLY_FIELDS, projectFailedJobs, siblingTool, trackerValueModel } from '../kit/index.js';
 import { SIDE_PARAM } from './code-review.js';
 import type { MetadataStore } from './metadata.js';
+import { GITHUB_LINK_TYPES } from './sub-issues.js';
 import type { GitHubSettings } from './options.js';
 
 /** Parameters of the unified tools that GitHub has no counterpart for, besides the tracker-only fields. */
-const UNSUPPORTED: Readonly<Record<string, readonly string[]>> = {
-  // Sub-issues and linked issues are not read yet.
-  get_issue: ['include_relations'],
-};
+function unsupported(toolName: string, settings: GitHubSettings): readonly string[] {
+  // Relations are sub-issues: an instance without them has none to show.
+  return toolName === 'get_issue' && !settings.subIssues ? ['include_relations'] : [];
+}
 
 function fitToRepository(schema: ToolSchema, metadata: MetadataStore, toolName: string): void {
   const data = metadata.current();
@@ -47,8 +48,18 @@ export function createGitHubEnricher(settings: GitHubSettings, metadata: Metadat
     name: 'github',
     supportedCategories: () => ['issue_tracker', 'git_repository'],
     enrichSchema(tool, schema) {
-      schema.removeParams([...TRACKER_ONLY_FIELDS, ...(UNSUPPORTED[tool.name] ?? [])]);
+      schema.removeParams([...TRACKER_ONLY_FIELDS, ...unsupported(tool.name, settings)]);
       if (tool.name === 'create_merge_request_comment') schema.removeParams([SIDE_PARAM]);
+      if (tool.name === 'link_issues') {
+        schema.setEnum('link_type', [...GITHUB_LINK_TYPES]);
+        schema.setDefault('link_type', 'parent_of');
+        schema.setParamDescription(
+          'link_type',
+          '"parent_of": target_key becomes a sub-issue of key; "child_of": key becomes a sub-issue of target_key',
+        );
+      }
+      if (tool.name === 'get_issue' && settings.subIssues)
+        schema.setParamDescription('include_relations', 'also return the parent issue and the sub-issues');
       fitToRepository(schema, metadata, tool.name);
     },
     // GitHub takes the other unified arguments as they are; the tools map them to the REST API.

@@ -1,4 +1,5 @@
 // The issue tools of the github plugin: the unified issue_tracker tools on GitHub's REST issues API.
+import type { IssueLinkShape } from '../../enrich/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../../host/index.js';
 import {
@@ -28,9 +29,11 @@ export interface IssueToolsDeps {
   client: GitHubClient;
   settings: GitHubSettings;
   metadata: MetadataStore;
+  /** The parent and sub-issues of an issue, when the instance has sub-issues. */
+  relationsOf?: (number: number, signal: AbortSignal) => Promise<IssueLinkShape[]>;
 }
 
-export function createIssueTools({ client, settings, metadata }: IssueToolsDeps) {
+export function createIssueTools({ client, settings, metadata, relationsOf }: IssueToolsDeps) {
   const { owner, repo, fullName } = settings;
   const provider = 'GitHub';
   const target = (what: string) => ({ provider, target: `${what} of ${fullName}`, token: settings.token });
@@ -137,10 +140,17 @@ export function createIssueTools({ client, settings, metadata }: IssueToolsDeps)
     const { data } = await request(target(`issue #${number}`), ctx.signal, () =>
       client.rest.issues.get({ owner, repo, issue_number: number, request: { signal: ctx.signal } }),
     );
-    const item = issueFromGitHub(data as GitHubIssueJson);
-    if (args.include_comments !== true) return shapedResult({ kind: 'issue', item });
-    const comments = await listComments(number, 0, DEFAULT_LIMIT, ctx.signal);
-    return shapedResult({ kind: 'issue', item, comments: comments.items.map(commentFromGitHub) });
+    const base = issueFromGitHub(data as GitHubIssueJson);
+    const [links, comments] = await Promise.all([
+      args.include_relations === true && relationsOf ? relationsOf(number, ctx.signal) : undefined,
+      args.include_comments === true ? listComments(number, 0, DEFAULT_LIMIT, ctx.signal) : undefined,
+    ]);
+    const item = links === undefined ? base : { ...base, links };
+    return shapedResult({
+      kind: 'issue',
+      item,
+      ...(comments === undefined ? {} : { comments: comments.items.map(commentFromGitHub) }),
+    });
   }
 
   async function getIssueComments(args: Args, ctx: RequestContext): Promise<CallToolResult> {

@@ -18,6 +18,8 @@ export const GitHubOptionsSchema = z.strictObject({
   retries: z.number().int().min(0).max(5).default(2),
   /** Space writes 1 s and searches 2 s apart, as GitHub asks of integrations. Default true. */
   throttle: z.boolean().default(true),
+  /** Serve link_issues and get_issue's relations on sub-issues. Default: true on api.github.com, false on GitHub Enterprise Server, whose older versions lack the API. */
+  sub_issues: z.boolean().optional(),
 });
 export type GitHubOptions = z.output<typeof GitHubOptionsSchema>;
 
@@ -35,6 +37,7 @@ export interface GitHubSettings {
   metadataTtlMs: number;
   retries: number;
   throttle: boolean;
+  subIssues: boolean;
 }
 
 /** Reads the token from the variable the config names; the config loader has checked it is set. */
@@ -52,5 +55,6 @@ export function githubSettings(options: GitHubOptions, env: NodeJS.ProcessEnv = 
     metadataTtlMs: options.metadata_ttl_s * 1000,
     retries: options.retries,
     throttle: options.throttle,
+    subIssues: options.sub_issues ?? new URL(baseUrl).host === 'api.github.com',
   };
 }

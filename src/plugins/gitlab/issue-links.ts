@@ -1,9 +1,10 @@
 // GitLab issue links: link_issues (relates_to, blocks, is_blocked_by) and how get_issue shows an issue's links.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { IssueLinkShape } from '../../enrich/index.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import { parseNumberedKey, type Args, shapedResult } from '../kit/index.js';
 import { request } from './failure.js';
-import { type GitLabIssueJson, issueFromGitLab } from './issue-shape.js';
+import { type GitLabIssueJson, issueFromGitLab, unifiedState } from './issue-shape.js';
 import { type ToolDeps, apiFor, targetOf } from './tool-io.js';
 
 /** The relations GitLab's issue links API takes; "blocks" and "is_blocked_by" need Premium. */
@@ -29,16 +30,19 @@ export function parseIssueRef(value: unknown, param: string): IssueRef {
   return { iid: parseNumberedKey(value, 'issue', param) };
 }
 
-/** get_issue's "Linked issues" field: `blocks #4 "Title"`, with the project for an issue elsewhere. */
-export function linkedIssuesField(links: GitLabIssueJson[], projectWebUrl?: string): string | undefined {
-  if (links.length === 0) return undefined;
-  return links
-    .map((link) => {
-      const here = projectWebUrl !== undefined && link.web_url?.startsWith(`${projectWebUrl}/`);
-      const key = here || link.references?.full === undefined ? `#${link.iid}` : link.references.full;
-      return `${link.link_type ?? 'relates_to'} ${key} ${JSON.stringify(link.title)}`;
-    })
-    .join('; ');
+/** An issue's links as get_issue shows them: the relation from this issue's side, with the project for an issue elsewhere. */
+export function issueLinks(links: GitLabIssueJson[], projectWebUrl?: string): IssueLinkShape[] {
+  return links.map((link) => {
+    const here = projectWebUrl !== undefined && link.web_url?.startsWith(`${projectWebUrl}/`);
+    const key = here || link.references?.full === undefined ? `#${link.iid}` : link.references.full;
+    return {
+      key,
+      relation: link.link_type ?? 'relates_to',
+      title: link.title,
+      ...(link.state ? { state: unifiedState(link.state) } : {}),
+      ...(link.web_url ? { url: link.web_url } : {}),
+    };
+  });
 }
 
 export function createLinkIssues(deps: ToolDeps) {

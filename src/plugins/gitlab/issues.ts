@@ -24,7 +24,7 @@ import {
   commentFromGitLab,
   issueFromGitLab,
 } from './issue-shape.js';
-import { createLinkIssues, linkedIssuesField } from './issue-links.js';
+import { createLinkIssues, issueLinks } from './issue-links.js';
 import { type ToolDeps, apiFor, perPageFor, targetOf } from './tool-io.js';
 
 const STATES: Readonly<Record<string, string>> = { open: 'opened', closed: 'closed', all: 'all' };
@@ -116,8 +116,7 @@ export function createIssueTools(deps: ToolDeps) {
       const links = (await request(target(`links of issue #${iid}`), ctx.signal, () =>
         api.issueLinks.all(projectId, iid),
       )) as unknown as GitLabIssueJson[];
-      const field = linkedIssuesField(links, metadata.current()?.webUrl);
-      if (field !== undefined) item.customFields = { 'Linked issues': field };
+      item.links = issueLinks(links, metadata.current()?.webUrl);
     }
     if (args.include_comments !== true) return shapedResult({ kind: 'issue', item });
     const comments = await listComments(iid, 0, DEFAULT_LIMIT, ctx);
