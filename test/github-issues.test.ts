@@ -1,4 +1,5 @@
 // The github plugin's issue tools, end to end: a real MCP client, the host, the plugin, a loopback GitHub.
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import github from '../src/plugins/github/index.js';
@@ -107,7 +108,31 @@ describe('github issue tools: the schemas', () => {
     expect(create?.description).toContain('GitHub repository octo-org/octo-repo');
   });
 
-  it('serves generic schemas when labels cannot be loaded, and says so in the log', async () => {
+  it('tells the client when labels and milestones arrive after it listed the tools', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    fake.route('GET', `${REPO}/labels`, async () => {
+      await held;
+      return { status: 200, body: [gh.label('bug')] };
+    });
+    const c = await serve();
+    const labelsOf = async () =>
+      (await c.client.listTools()).tools.find((t) => t.name === 'gh__create_issue')?.inputSchema.properties
+        ?.labels;
+    expect(await labelsOf()).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+      description: 'label names',
+    });
+    const changed = new Promise<void>((resolve) =>
+      c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    release();
+    await changed;
+    expect(await labelsOf()).toMatchObject({ items: { enum: ['bug'] } });
+  });
+
+  it('serves generic schemas when labels cannot be loaded', async () => {
     fake.route('GET', `${REPO}/labels`, gh.error(500, 'Server Error'));
     const c = await serve();
     await vi.waitFor(() => expect(sent('GET', `${REPO}/labels`)).toHaveLength(1));
