@@ -345,6 +345,37 @@ describe('github issue tools: errors', () => {
     );
   });
 
+  it('409 says GitHub reported a conflict, in its words', async () => {
+    fake.route('PATCH', `${REPO}/issues/5`, gh.error(409, 'Issue is locked'));
+    const c = await serve();
+    const { text } = await call(c, 'gh__update_issue', { key: '#5', title: 'x' });
+    expect(text).toBe('GitHub reported a conflict for issue #5 of octo-org/octo-repo: Issue is locked');
+  });
+
+  it('a GitHub that does not answer in time fails the call at its deadline, naming tool and limit', async () => {
+    fake.route('GET', `${REPO}/issues/99`, () => new Promise<never>(() => {}));
+    connected = await connect({
+      plugins: [
+        {
+          plugin: github,
+          name: 'gh',
+          deadlines: { callTool: 300 },
+          options: {
+            repo: 'octo-org/octo-repo',
+            base_url: fake.url,
+            token_env: 'GH_ISSUES_TOKEN',
+            retries: 0,
+            throttle: false,
+          },
+        },
+      ],
+    });
+    const { isError, text } = await call(connected, 'gh__get_issue', { key: '#99' });
+    expect(isError).toBe(true);
+    expect(text).toContain('gh__get_issue');
+    expect(text).toContain('300 ms');
+  });
+
   it('a rate limit says when it resets', async () => {
     const reset = Math.floor(Date.UTC(2030, 0, 2, 3, 4, 5) / 1000);
     const { text } = await failing(gh.rateLimited(403, reset));
