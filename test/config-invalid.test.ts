@@ -98,7 +98,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
 
   test('unknown planner key', () => {
     const text = '[planner]\nenabled = true\nbudget = 3\n';
-    expect(failure(text).message).toBe(`${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled`);
+    expect(failure(text).message).toBe(`${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s`);
   });
 
   test('several problems: one line each, in file order, counted', () => {
@@ -119,7 +119,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
       `  ${FILE}:${lineOf(text, 'transport')}: server.transport: expected one of "stdio", "http", got "smoke"`,
       `  ${FILE}:${lineOf(text, 'deadline_ms')}: plugins.gh.deadline_ms: expected a positive integer, got 1.5`,
       `  ${FILE}:${lineOf(text, 'enabled')}: planner.enabled: expected true or false, got "yes"`,
-      `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled`,
+      `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled, probability_floor, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s`,
     ]);
   });
 
@@ -198,6 +198,20 @@ describe('[format]', () => {
     );
     expect(message).toContain(
       `${FILE}:3: format.default: expected one of "markdown", "compact", "json", "toon", got "html"`,
+    );
+  });
+});
+
+describe('[planner] and [tools."*"]', () => {
+  test('planner settings out of range name the key and what is allowed', () => {
+    const message = failure('[planner]\nprobability_floor = 1.5\nmax_in_flight = 0\n').message;
+    expect(message).toContain(`${FILE}:2: planner.probability_floor: expected a number from 0 to 1, got 1.5`);
+    expect(message).toContain(`${FILE}:3: planner.max_in_flight: expected a positive integer, got 0`);
+  });
+
+  test('a [tools] block names a published tool or "*"', () => {
+    expect(failure('[tools."has space"]\nspeculate = false\n').message).toBe(
+      `${FILE}:1: tools."has space": tool name "has space" is not a published tool name (^[A-Za-z0-9_-]{1,64}$) or "*"`,
     );
   });
 });

@@ -44,7 +44,15 @@ describe('loadConfig', () => {
       },
     });
     expect(config.enrich).toEqual([]);
-    expect(config.planner).toEqual({ enabled: true });
+    expect(config.planner).toEqual({
+      enabled: true,
+      probabilityFloor: 0.2,
+      tokenBudget: 4000,
+      maxInFlight: 4,
+      perHostInFlight: 2,
+      defaultTtlS: 60,
+      thinkWindowS: 30,
+    });
     expect(config.tools).toEqual({});
   });
 

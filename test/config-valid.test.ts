@@ -42,6 +42,11 @@ annotations = { readOnlyHint = true, title = "Issues" }
 
 [planner]
 enabled = true
+probability_floor = 0.3
+max_in_flight = 6
+
+[tools."*"]                         # every tool's model starts here
+speculate = false
 
 [tools."gh__get_issues"]            # value model overrides, field by field
 follow_up = [{ tool = "gh__get_issue_comments", probability = 0.5, projection = "key", projection_arg = "key" }]
@@ -138,9 +143,18 @@ describe('parseConfig with a full valid file', () => {
   });
 
   test('planner and tool overrides, camelCase, only the fields given', () => {
-    expect(config.planner).toEqual({ enabled: true });
+    expect(config.planner).toEqual({
+      enabled: true,
+      probabilityFloor: 0.3,
+      tokenBudget: 4000,
+      maxInFlight: 6,
+      perHostInFlight: 2,
+      defaultTtlS: 60,
+      thinkWindowS: 30,
+    });
     expect(config.format).toEqual({ budgetTokens: 8000, defaultFormat: 'markdown' });
     expect(config.tools).toEqual({
+      '*': { speculate: false },
       gh__get_issues: {
         followUp: [
           { tool: 'gh__get_issue_comments', probability: 0.5, projection: 'key', projectionArg: 'key' },

@@ -1,7 +1,7 @@
 // The whole foresight.toml: which top-level tables exist and the schema of each.
 import * as z from 'zod';
 import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
-import { booleanValue, closedTable, listOf } from './leaf-schemas.js';
+import { booleanValue, closedTable, listOf, numberBetween, positiveInt } from './leaf-schemas.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
 import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
@@ -11,15 +11,42 @@ import { ToolOverrideSchema } from './schema-tools.js';
 export interface PlannerConfig {
   /** Whether the planner runs follow-up calls ahead of the agent; default true. */
   enabled: boolean;
+  /** Follow-up links less likely than this are not run ahead; default 0.2. */
+  probabilityFloor: number;
+  /** Estimated tokens of answers run ahead after one call, at most; default 4000. */
+  tokenBudget: number;
+  /** Calls run ahead at once, across all sessions and turns; default 4. */
+  maxInFlight: number;
+  /** Calls run ahead at once against one API host; default 2. */
+  perHostInFlight: number;
+  /** How long an answer run ahead stays servable when its model gives no freshness; default 60 s. */
+  defaultTtlS: number;
+  /** A call run ahead must start within this many seconds of the call that suggested it; default 30. */
+  thinkWindowS: number;
 }
 
 export const PlannerConfigSchema = closedTable({
   enabled: booleanValue().default(true),
-});
+  probability_floor: numberBetween(0, 1).default(0.2),
+  token_budget: positiveInt('a positive whole number of tokens').default(4000),
+  max_in_flight: positiveInt().default(4),
+  per_host_in_flight: positiveInt().default(2),
+  default_ttl_s: positiveInt('a positive whole number of seconds').default(60),
+  think_window_s: positiveInt('a positive whole number of seconds').default(30),
+}).transform((raw): PlannerConfig => ({
+  enabled: raw.enabled,
+  probabilityFloor: raw.probability_floor,
+  tokenBudget: raw.token_budget,
+  maxInFlight: raw.max_in_flight,
+  perHostInFlight: raw.per_host_in_flight,
+  defaultTtlS: raw.default_ttl_s,
+  thinkWindowS: raw.think_window_s,
+}));
 
-const ToolNameSchema = z.string().regex(PUBLISHED_TOOL_NAME_PATTERN, {
+/** A published tool name, or "*" for the block every tool's model starts from. */
+const ToolNameSchema = z.string().refine((name) => name === '*' || PUBLISHED_TOOL_NAME_PATTERN.test(name), {
   error: (issue) =>
-    `tool name ${JSON.stringify(issue.input)} is not a published tool name (${PUBLISHED_TOOL_NAME_PATTERN.source})`,
+    `tool name ${JSON.stringify(issue.input)} is not a published tool name (${PUBLISHED_TOOL_NAME_PATTERN.source}) or "*"`,
 });
 
 /** A record's own message for a non-table; a bad key keeps the key schema's message. */

@@ -1,4 +1,4 @@
-// Public surface of the planner area (so far: reading follow-up arguments out of results).
+// Public surface of the planner area (so far its pure parts: projection, value models, ranking follow-ups).
 export {
   parseProjection,
   evaluateProjection,
@@ -6,3 +6,12 @@ export {
   resultData,
   MAX_ARGUMENT_SETS_PER_LINK,
 } from './projection.js';
+export { planFollowUps, canonicalJson, VALUE_WEIGHTS, TOKENS_PER_KB } from './plan.js';
+export type { PlanInput, Candidate } from './plan.js';
+export {
+  resolveValueModel,
+  sideEffectFromAnnotations,
+  mayRunAhead,
+  DEFAULT_TYPICAL_KB,
+  type ValueModelParts,
+} from './value-models.js';

@@ -1,0 +1,70 @@
+// One value model per published tool: built-in defaults, then the enricher's, then the user's "*" and named blocks.
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolOverride } from '../config/index.js';
+import type { ToolValueModel } from '../enrich/index.js';
+
+/** What a tool's model is made from, each later part winning field by field. */
+export interface ValueModelParts {
+  /** MCP annotations: the side effect of a tool no model speaks for. */
+  annotations?: ToolAnnotations;
+  /** From the tool's enrichers (`valueModel()`), the first that gives one. */
+  fromEnricher?: ToolValueModel;
+  /** `[tools."*"]`. */
+  wildcard?: ToolOverride;
+  /** `[tools."<published name>"]`. */
+  named?: ToolOverride;
+}
+
+/** Typical answer size when nothing says otherwise: a few KB, like most tool answers in the agent corpus. */
+export const DEFAULT_TYPICAL_KB = 4;
+
+/**
+ * Read-only tools say so; a tool that says nothing, or says it writes, is never run ahead: an unknown
+ * side effect must count as one.
+ */
+export function sideEffectFromAnnotations(
+  annotations: ToolAnnotations | undefined,
+): ToolValueModel['sideEffect'] {
+  if (annotations?.readOnlyHint === true) return 'read_only';
+  if (annotations?.readOnlyHint === false) return 'mutates_external';
+  return 'indeterminate';
+}
+
+function applyOverride(model: ToolValueModel, override: ToolOverride | undefined): ToolValueModel {
+  if (!override) return model;
+  const cost = { ...model.cost };
+  if (override.typicalKb !== undefined) cost.typicalKb = override.typicalKb;
+  if (override.latencyMsP50 !== undefined) cost.latencyMsP50 = override.latencyMsP50;
+  if (override.freshnessTtlS !== undefined) cost.freshnessTtlS = override.freshnessTtlS;
+  return {
+    ...model,
+    ...(override.valueClass === undefined ? {} : { valueClass: override.valueClass }),
+    ...(override.sideEffect === undefined ? {} : { sideEffect: override.sideEffect }),
+    cost,
+    ...(override.followUp === undefined ? {} : { followUp: override.followUp }),
+    ...(override.invalidates === undefined ? {} : { invalidates: override.invalidates }),
+    ...(override.rateLimitHost === undefined ? {} : { rateLimitHost: override.rateLimitHost }),
+    ...(override.speculate === undefined ? {} : { speculate: override.speculate }),
+  };
+}
+
+/** The merged model: defaults (side effect from annotations), then the enricher's, then "*", then the named block. */
+export function resolveValueModel(parts: ValueModelParts): ToolValueModel {
+  const defaults: ToolValueModel = {
+    valueClass: 'supporting',
+    sideEffect: sideEffectFromAnnotations(parts.annotations),
+    cost: { typicalKb: DEFAULT_TYPICAL_KB },
+    followUp: [],
+    invalidates: [],
+  };
+  const fromEnricher = parts.fromEnricher
+    ? { ...defaults, ...parts.fromEnricher, cost: { ...defaults.cost, ...parts.fromEnricher.cost } }
+    : defaults;
+  return applyOverride(applyOverride(fromEnricher, parts.wildcard), parts.named);
+}
+
+/** True when the planner may run the tool ahead of the agent. */
+export function mayRunAhead(model: ToolValueModel): boolean {
+  if (model.speculate !== undefined) return model.speculate;
+  return model.sideEffect === 'pure' || model.sideEffect === 'read_only';
+}
