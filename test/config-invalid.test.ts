@@ -98,7 +98,9 @@ describe('unknown keys and bad values name the key, the file and its line', () =
 
   test('unknown planner key', () => {
     const text = '[planner]\nenabled = true\nbudget = 3\n';
-    expect(failure(text).message).toBe(`${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s`);
+    expect(failure(text).message).toBe(
+      `${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s`,
+    );
   });
 
   test('several problems: one line each, in file order, counted', () => {
