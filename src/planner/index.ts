@@ -15,3 +15,5 @@ export {
   DEFAULT_TYPICAL_KB,
   type ValueModelParts,
 } from './value-models.js';
+export { ResultCache, DEFAULT_CACHE_MAX_BYTES } from './cache.js';
+export type { CacheKeyParts, CachedResult, ResultCacheOptions, ResultCacheStats, InFlight } from './cache.js';

@@ -1,0 +1,271 @@
+// Holds speculative results until the agent's own call asks for them: bounded by bytes, expired by an injected clock.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LRUCache } from 'lru-cache';
+import { canonicalJson } from './plan.js';
+
+export interface CacheKeyParts {
+  /** The client session; undefined for results the plugin declares session-independent (served to all). */
+  session: string | undefined;
+  /** Published tool name. */
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface CachedResult {
+  result: CallToolResult;
+  storedAtMs: number;
+  /** First instant (by the cache's clock) at which the entry is no longer served. */
+  expiresAtMs: number;
+  /** UTF-8 length of the result's JSON: what the byte bound counts. */
+  bytes: number;
+}
+
+export interface ResultCacheOptions {
+  /** Upper bound on the summed `bytes` of all entries; least recently used go first. Default 32 MiB. */
+  maxBytes?: number;
+  /** Clock in epoch ms for storing and expiry. Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface ResultCacheStats {
+  /** Results stored (by `put` or a settled speculative call). */
+  stored: number;
+  /** Fresh entries returned by `get`. */
+  hits: number;
+  /** Entries dropped because their TTL had passed (found by `get`, `invalidate` or eviction). */
+  expired: number;
+  /** Fresh entries dropped by `invalidate`. */
+  invalidated: number;
+  /** Fresh entries pushed out by the byte bound. */
+  evicted: number;
+  /** Results refused because they were errors (`isError`). */
+  refusedErrors: number;
+}
+
+/** A speculative call in flight; the dispatcher settles it exactly once (later calls are ignored). */
+export interface InFlight {
+  /** `result` undefined or `isError` = the call failed: nothing is stored and joiners get undefined. */
+  settle(result: CallToolResult | undefined, ttlS: number): void;
+  /** True once a mutation invalidated the key: the result will be neither stored nor served. */
+  readonly stale: boolean;
+}
+
+export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  parts: CacheKeyParts;
+  cached: CachedResult;
+}
+
+interface Flight {
+  key: string;
+  parts: CacheKeyParts;
+  promise: Promise<CallToolResult | undefined>;
+  resolve(result: CallToolResult | undefined): void;
+  stale: boolean;
+  settled: boolean;
+}
+
+export class ResultCache {
+  private readonly now: () => number;
+  private readonly maxBytes: number;
+  private readonly entries: LRUCache<string, Entry>;
+  /** The call each key's joiners join: the latest begun, until it settles or goes stale. */
+  private readonly flights = new Map<string, Flight>();
+  /** Every unsettled call, even one a later `begin` replaced in `flights`: each must go stale on invalidation. */
+  private readonly unsettled = new Set<Flight>();
+  private readonly counts: ResultCacheStats = {
+    stored: 0,
+    hits: 0,
+    expired: 0,
+    invalidated: 0,
+    evicted: 0,
+    refusedErrors: 0,
+  };
+
+  constructor(options: ResultCacheOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: this.maxBytes,
+      sizeCalculation: (entry) => entry.cached.bytes,
+      // Only evictions are counted here: our own deletes are counted where they happen, and an
+      // overwrite ('set') replaces a result rather than losing one.
+      dispose: (entry, _key, reason) => {
+        if (reason !== 'evict') return;
+        if (this.isExpired(entry)) this.counts.expired += 1;
+        else this.counts.evicted += 1;
+      },
+    });
+  }
+
+  /** Counters for the planner's stats (a snapshot). */
+  get stats(): Readonly<ResultCacheStats> {
+    return { ...this.counts };
+  }
+
+  /** Session, tool and canonical args as one string: a JSON array, so no separator can collide. */
+  static key(parts: CacheKeyParts): string {
+    return canonicalJson([parts.session ?? null, parts.tool, parts.args]);
+  }
+
+  /**
+   * Stores a successful result for `ttlS` seconds. Returns false, storing nothing, for an `isError`
+   * result (counted), a TTL that is not positive, or a result larger than the whole bound.
+   */
+  put(parts: CacheKeyParts, result: CallToolResult, ttlS: number): boolean {
+    if (result.isError === true) {
+      this.counts.refusedErrors += 1;
+      return false;
+    }
+    if (!(ttlS > 0)) return false;
+    const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+    // Checked here rather than left to lru-cache, which would also delete the older entry for the key.
+    if (bytes > this.maxBytes) return false;
+    const storedAtMs = this.now();
+    this.entries.set(ResultCache.key(parts), {
+      parts: ownCopy(parts),
+      cached: { result, storedAtMs, expiresAtMs: storedAtMs + ttlS * 1000, bytes },
+    });
+    this.counts.stored += 1;
+    return true;
+  }
+
+  /**
+   * A fresh entry for the caller's session, else a fresh session-independent one, else undefined.
+   * Expired entries met on the way are dropped and counted. Treat the result as read-only: it is shared.
+   */
+  get(parts: CacheKeyParts): CachedResult | undefined {
+    for (const key of this.keysFor(parts)) {
+      const entry = this.entries.get(key);
+      if (entry === undefined) continue;
+      if (this.isExpired(entry)) {
+        this.entries.delete(key);
+        this.counts.expired += 1;
+        continue;
+      }
+      this.counts.hits += 1;
+      return entry.cached;
+    }
+    return undefined;
+  }
+
+  /**
+   * True when `get` would answer or a live speculative call would be joined: for the planner's
+   * `isCovered`. Counts nothing and does not touch recency or drop anything.
+   */
+  covers(parts: CacheKeyParts): boolean {
+    return this.keysFor(parts).some((key) => {
+      const entry = this.entries.peek(key);
+      return (entry !== undefined && !this.isExpired(entry)) || this.flights.has(key);
+    });
+  }
+
+  /**
+   * Registers a speculative call in flight for the key. A second `begin` for the same key takes over
+   * for new joiners; the first still settles (and stores) for its own.
+   */
+  begin(parts: CacheKeyParts): InFlight {
+    const key = ResultCache.key(parts);
+    let resolve!: (result: CallToolResult | undefined) => void;
+    const promise = new Promise<CallToolResult | undefined>((done) => (resolve = done));
+    const flight: Flight = { key, parts: ownCopy(parts), promise, resolve, stale: false, settled: false };
+    this.flights.set(key, flight);
+    this.unsettled.add(flight);
+    return {
+      settle: (result, ttlS) => {
+        if (flight.settled) return;
+        flight.settled = true;
+        this.unsettled.delete(flight);
+        // Only if it is still this call's slot: a later `begin` for the key may have taken it.
+        if (this.flights.get(key) === flight) this.flights.delete(key);
+        if (flight.stale || result === undefined) {
+          flight.resolve(undefined);
+          return;
+        }
+        this.put(flight.parts, result, ttlS);
+        // Joiners get a successful result even when it was not stored (too big, TTL 0): it is fresh now.
+        flight.resolve(result.isError === true ? undefined : result);
+      },
+      get stale() {
+        return flight.stale;
+      },
+    };
+  }
+
+  /** The live speculative call the agent's call can join (own session's first, then a session-independent one). */
+  inFlight(parts: CacheKeyParts): Promise<CallToolResult | undefined> | undefined {
+    for (const key of this.keysFor(parts)) {
+      const flight = this.flights.get(key);
+      if (flight !== undefined) return flight.promise;
+    }
+    return undefined;
+  }
+
+  /**
+   * Drops the entries of `tools` for `session` and the session-independent ones, and marks their
+   * calls in flight stale. With `match` (e.g. `{ key: '#12' }`) an entry survives only when its args
+   * give one of those parameters a different value; an entry whose args do not name the parameter
+   * (a list, say) may include the changed object, so it goes. Returns how many fresh entries were
+   * dropped; expired ones met on the way are dropped too and counted as expired.
+   *
+   * Call it before the mutation goes upstream and again once it has answered: a speculative call
+   * begun in between may have read the old state.
+   */
+  invalidate(session: string | undefined, tools: readonly string[], match?: Record<string, unknown>): number {
+    const hit = (parts: CacheKeyParts): boolean =>
+      (parts.session === undefined || parts.session === session) &&
+      tools.includes(parts.tool) &&
+      matches(parts.args, match);
+    const doomed: string[] = [];
+    for (const [key, entry] of this.entries.entries()) if (hit(entry.parts)) doomed.push(key);
+    let dropped = 0;
+    for (const key of doomed) {
+      const entry = this.entries.peek(key);
+      if (entry === undefined) continue;
+      if (this.isExpired(entry)) this.counts.expired += 1;
+      else dropped += 1;
+      this.entries.delete(key);
+    }
+    for (const flight of this.unsettled) {
+      if (flight.stale || !hit(flight.parts)) continue;
+      flight.stale = true;
+      // Out of the map so nobody new joins or counts it as covered, and its joiners are told now
+      // rather than when the discarded result arrives, so their real call starts sooner.
+      if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
+      flight.resolve(undefined);
+    }
+    this.counts.invalidated += dropped;
+    return dropped;
+  }
+
+  private isExpired(entry: Entry): boolean {
+    return this.now() >= entry.cached.expiresAtMs;
+  }
+
+  /** The keys that may answer these parts, in order of preference: own session, then session-independent. */
+  private keysFor(parts: CacheKeyParts): string[] {
+    const shared = ResultCache.key({ ...parts, session: undefined });
+    return parts.session === undefined ? [shared] : [ResultCache.key(parts), shared];
+  }
+}
+
+/**
+ * The parts with a private copy of the args as JSON would carry them: `invalidate` reads them later,
+ * and the caller may go on to change its own object.
+ */
+function ownCopy(parts: CacheKeyParts): CacheKeyParts {
+  return {
+    session: parts.session,
+    tool: parts.tool,
+    args: JSON.parse(canonicalJson(parts.args)) as Record<string, unknown>,
+  };
+}
+
+/** False only when the args give some parameter of `match` a different value (compared as canonical JSON). */
+function matches(args: Record<string, unknown>, match: Record<string, unknown> | undefined): boolean {
+  if (match === undefined) return true;
+  return Object.entries(match).every(
+    ([name, value]) => !Object.hasOwn(args, name) || canonicalJson(args[name]) === canonicalJson(value),
+  );
+}
