@@ -63,7 +63,6 @@ export function createIssueTools({ client, settings, metadata, relationsOf }: Is
         ...(str(args.assignee) ? [`assignee:${str(args.assignee)}`] : []),
         ...(str(args.author) ? [`author:${str(args.author)}`] : []),
       ];
-      let total = 0;
       const window = await windowOfPages(
         async (page, perPage) => {
           const { data } = await request(target('issue search'), ctx.signal, () =>
@@ -76,15 +75,18 @@ export function createIssueTools({ client, settings, metadata, relationsOf }: Is
               request: { signal: ctx.signal },
             }),
           );
-          total = data.total_count;
-          return { items: data.items as GitHubIssueJson[], hasNext: page * perPage < data.total_count };
+          return {
+            items: data.items as GitHubIssueJson[],
+            hasNext: page * perPage < data.total_count,
+            total: data.total_count,
+          };
         },
         { offset, limit, perPage: Math.min(100, Math.max(limit, 20)) },
       );
       return shapedResult({
         kind: 'issue_list',
         items: window.items.map(issueFromGitHub),
-        page: { ...window.page, total },
+        page: window.page,
       });
     }
     const labels = strings(args.labels);

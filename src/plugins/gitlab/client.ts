@@ -1,4 +1,5 @@
 // The gitbeaker resources of one gitlab plugin instance, bound per tool call to that call's AbortSignal.
+import type { FetchedPage } from '../kit/index.js';
 import {
   IssueLinks,
   IssueNotes,
@@ -96,13 +97,8 @@ export function createGitLabClient(settings: GitLabSettings): GitLabClient {
 }
 
 /** One page of a list, as gitbeaker returns it with `showExpanded: true` and a `page`. */
-export interface ListPage<T> {
-  items: T[];
-  /** False on the last page (no X-Next-Page). */
-  hasNext: boolean;
-  /** X-Total, when GitLab sends it (it leaves it out for very large lists). */
-  total?: number;
-}
+/** A page as the kit's windowOfPages reads it; `total` is X-Total, which GitLab leaves out for very large lists. */
+export type ListPage<T> = FetchedPage<T>;
 
 interface ExpandedList {
   data: unknown[];

@@ -53,10 +53,9 @@ export function createIssueTools(deps: ToolDeps) {
     const limit = int(args.limit, DEFAULT_LIMIT);
     const labels = strings(args.labels);
     const assignee = str(args.assignee);
-    let total: number | undefined;
     const window = await windowOfPages<GitLabIssueJson>(
-      async (page, perPage) => {
-        const result = await request(target('issues'), ctx.signal, () =>
+      (page, perPage) =>
+        request(target('issues'), ctx.signal, () =>
           listPage<GitLabIssueJson>(
             api.issues.all({
               projectId,
@@ -72,16 +71,13 @@ export function createIssueTools(deps: ToolDeps) {
               showExpanded: true,
             }),
           ),
-        );
-        total = result.total ?? total;
-        return result;
-      },
+        ),
       { offset, limit, perPage: perPageFor(limit) },
     );
     return shapedResult({
       kind: 'issue_list',
       items: window.items.map(issueFromGitLab),
-      page: { ...window.page, ...(total === undefined ? {} : { total }) },
+      page: window.page,
     });
   }
 

@@ -46,10 +46,9 @@ export function createMergeRequestTools(deps: ToolDeps) {
     const offset = int(args.offset, 0);
     const limit = int(args.limit, DEFAULT_LIMIT);
     const labels = strings(args.labels);
-    let total: number | undefined;
     const window = await windowOfPages<GitLabMergeRequestJson>(
-      async (page, perPage) => {
-        const result = await request(target('merge requests'), ctx.signal, () =>
+      (page, perPage) =>
+        request(target('merge requests'), ctx.signal, () =>
           listPage<GitLabMergeRequestJson>(
             api.mergeRequests.all({
               projectId,
@@ -65,16 +64,13 @@ export function createMergeRequestTools(deps: ToolDeps) {
               showExpanded: true,
             }),
           ),
-        );
-        total = result.total ?? total;
-        return result;
-      },
+        ),
       { offset, limit, perPage: perPageFor(limit) },
     );
     return shapedResult({
       kind: 'merge_request_list',
       items: window.items.map(mergeRequestFromGitLab),
-      page: { ...window.page, ...(total === undefined ? {} : { total }) },
+      page: window.page,
     });
   }
 

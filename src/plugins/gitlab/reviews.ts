@@ -72,24 +72,20 @@ export function createReviewTools(deps: ToolDeps) {
     const iid = mergeRequestNumber(args.key);
     const api = apiFor(deps, ctx);
     const limit = int(args.limit, DEFAULT_LIMIT);
-    let total: number | undefined;
     const window = await windowOfPages<GitLabDiffJson>(
-      async (page, perPage) => {
-        const result = await request(target(`diffs of merge request !${iid}`), ctx.signal, () =>
+      (page, perPage) =>
+        request(target(`diffs of merge request !${iid}`), ctx.signal, () =>
           listPage<GitLabDiffJson>(
             api.mergeRequests.allDiffs(projectId, iid, { perPage, page, showExpanded: true }),
           ),
-        );
-        total = result.total ?? total;
-        return result;
-      },
+        ),
       { offset: int(args.offset, 0), limit, perPage: perPageFor(limit) },
     );
     const url = mergeRequestUrl(iid);
     return shapedResult({
       kind: 'diff_list',
       items: window.items.map((file) => diffFileFromGitLab(file, settings.maxDiffChars, url)),
-      page: { ...window.page, ...(total === undefined ? {} : { total }) },
+      page: window.page,
     });
   }
 

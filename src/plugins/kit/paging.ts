@@ -5,6 +5,8 @@ export interface FetchedPage<T> {
   items: T[];
   /** False on the last page. */
   hasNext: boolean;
+  /** Size of the whole list when the API says (GitHub search's total_count, GitLab's X-Total). */
+  total?: number;
 }
 
 export interface PagedWindow<T> {
@@ -17,7 +19,8 @@ export const MAX_PAGES_PER_CALL = 10;
 
 /**
  * Items `offset` .. `offset + limit` of the kept items, reading pages of `perPage` in order. `total` is
- * known only when the last page was reached; otherwise the format layer says more may exist.
+ * known when the last page was reached, or when the API reports it and no filter thins the list;
+ * otherwise the format layer says more may exist.
  */
 export async function windowOfPages<T>(
   fetchPage: (page: number, perPage: number) => Promise<FetchedPage<T>>,
@@ -29,8 +32,10 @@ export async function windowOfPages<T>(
   let page = options.keep ? 1 : Math.floor(offset / perPage) + 1;
   let seen = options.keep ? 0 : (page - 1) * perPage;
   const items: T[] = [];
+  let reported: number | undefined;
   for (let read = 0; read < MAX_PAGES_PER_CALL; read++, page++) {
     const fetched = await fetchPage(page, perPage);
+    reported = fetched.total ?? reported;
     for (const item of fetched.items) {
       if (!keep(item)) continue;
       if (seen >= offset && items.length < limit) items.push(item);
@@ -39,5 +44,7 @@ export async function windowOfPages<T>(
     if (!fetched.hasNext) return { items, page: { offset, limit, total: seen } };
     if (items.length >= limit) break;
   }
-  return { items, page: { offset, limit } };
+  // The API counts every item; with a filter that count is not the kept list's size.
+  const total = options.keep ? undefined : reported;
+  return { items, page: { offset, limit, ...(total === undefined ? {} : { total }) } };
 }
