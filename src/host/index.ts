@@ -5,7 +5,7 @@ export { PluginHost, type PluginHostOptions, type HostEvents, type HostState } f
 export type { CallEnvironment } from './request-context.js';
 export type { MountSpec, Deadlines, Isolation, PluginMethod } from './mount.js';
 export { DEFAULT_DEADLINES } from './mount.js';
-export type { ToolRoute, PublishedToolEntry } from './routes.js';
+export type { PublishedToolEntry } from './routes.js';
 export { createLogger, type LogLevel, type LoggerOptions } from './logger.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
 export { isValidPluginId } from './names.js';

@@ -10,7 +10,6 @@ import {
   type ReadResourceResult,
   type Resource,
   type ResourceTemplate,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, CompletionRequest, Logger, PluginContext } from './contract.js';
 import { readCatalog, readCatalogPart } from './catalog.js';
@@ -26,12 +25,10 @@ import type { CallEnvironment } from './request-context.js';
 import {
   type PublishedToolEntry,
   type RouteTable,
-  type ToolRoute,
   buildRouteTable,
   publishedPrompt,
   publishedResource,
   publishedTemplate,
-  publishedTool,
   publishedToolEntry,
   routeUri,
 } from './routes.js';
@@ -213,14 +210,6 @@ export class PluginHost {
   }
 
   // ---- catalogs ---------------------------------------------------------------------------------
-
-  listTools(): Tool[] {
-    return [...this.routes.tools.values()].map(publishedTool);
-  }
-
-  toolRoutes(): ReadonlyMap<string, ToolRoute> {
-    return this.routes.tools;
-  }
 
   /** Every published tool with its plugin's enrichers, in mount order: what the enrichment pipeline builds on. */
   publishedTools(): PublishedToolEntry[] {

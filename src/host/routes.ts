@@ -113,7 +113,7 @@ function toolRef(mount: Mount, descriptor: ToolDescriptor, published: string): T
   });
 }
 
-export function publishedTool(route: ToolRoute): Tool {
+function publishedTool(route: ToolRoute): Tool {
   const { category: _category, formatted: _formatted, ...tool } = route.descriptor;
   return { ...tool, name: route.published };
 }
