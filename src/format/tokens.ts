@@ -7,6 +7,7 @@ type Tokenizer = typeof GptTokenizer;
 // The tokenizer's tables take ~0.3 s to load: far too much to add to every start-up (most
 // configurations never format a result), so it loads on first use, or ahead of it via preloadTokenizer().
 let tokenizer: Tokenizer | undefined;
+let preloadScheduled = false;
 const requireModule = createRequire(import.meta.url);
 
 function loaded(): Tokenizer {
@@ -16,7 +17,10 @@ function loaded(): Tokenizer {
 
 /** Loads the tokenizer soon, off the current task, so the first formatted answer does not wait for it. */
 export function preloadTokenizer(): void {
-  if (!tokenizer) setImmediate(loaded).unref();
+  // Every formatted tool of a listing asks; one scheduled load answers them all.
+  if (tokenizer || preloadScheduled) return;
+  preloadScheduled = true;
+  setImmediate(loaded).unref();
 }
 
 // Text from trackers may contain "<|endoftext|>" and the like; count it as plain text instead of throwing.
