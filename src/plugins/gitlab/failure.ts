@@ -77,12 +77,15 @@ export function gitlabFailure(error: unknown, signal?: AbortSignal): HttpFailure
   return { networkCode: failure.cause?.code ?? failure.code };
 }
 
+/** What a request is about; `project` is set when it is about something inside the configured project. */
+export type GitLabTarget = FailureContext & { project?: string };
+
 /**
  * Runs one API request; a failure becomes the PluginError the agent sees. GitLab says "404 Project Not Found"
  * when the project itself is missing (or hidden from the token): then the message names the project.
  */
 export async function request<T>(
-  context: FailureContext,
+  context: GitLabTarget,
   signal: AbortSignal | undefined,
   run: () => Promise<T>,
 ): Promise<T> {
@@ -91,11 +94,10 @@ export async function request<T>(
   } catch (error) {
     const failure = gitlabFailure(error, signal);
     const projectMissing = failure.status === 404 && /^project not found$/i.test(failure.apiMessage ?? '');
-    const project = / of (\S+)$/.exec(context.target)?.[1];
     throw providerError(
       failure,
-      projectMissing && project
-        ? { ...context, target: `project ${project} (or the token cannot see it)` }
+      projectMissing && context.project
+        ? { ...context, target: `project ${context.project} (or the token cannot see it)` }
         : context,
     );
   }

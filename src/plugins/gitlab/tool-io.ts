@@ -1,6 +1,6 @@
 // What every gitlab tool shares: its dependencies, the call's API client, and how failures name their target.
 import type { RequestContext } from '../../host/index.js';
-import type { FailureContext } from '../kit/index.js';
+import type { GitLabTarget } from './failure.js';
 import type { GitLabApi, GitLabClient } from './client.js';
 import type { MetadataStore } from './metadata.js';
 import type { GitLabSettings } from './options.js';
@@ -16,9 +16,10 @@ export interface ToolDeps {
 
 /** How failures name what was asked for: `issue #12 of group/project`. */
 export function targetOf(settings: GitLabSettings) {
-  return (what: string): FailureContext => ({
+  return (what: string): GitLabTarget => ({
     provider: settings.providerName,
     target: `${what} of ${settings.projectName}`,
+    project: settings.projectName,
   });
 }
 
