@@ -408,6 +408,15 @@ describe('github issue tools: errors', () => {
     expect(text).toBe('cannot reach GitHub (ECONNREFUSED) for issue #1 of octo-org/octo-repo');
   });
 
+  it("cuts the token from GitHub's own words even without the config redacting it", async () => {
+    fake.route('GET', `${REPO}/issues/1`, gh.error(401, `Bad credentials ${TOKEN}`));
+    const c = await serve();
+    const { text } = await call(c, 'gh__get_issue', { key: '#1' });
+    expect(text).toBe(
+      'GitHub refused the token for issue #1 of octo-org/octo-repo (401); check the token the config names: Bad credentials [redacted]',
+    );
+  });
+
   it('never shows the token in a result or an error, even when GitHub echoes it', async () => {
     fake.route('GET', `${REPO}/issues/1`, gh.error(401, `Bad credentials ${TOKEN}`));
     fake.route('GET', `${REPO}/issues/2`, { status: 200, body: gh.issue(2, { body: `leaked ${TOKEN}` }) });

@@ -10,7 +10,7 @@ export interface ReviewContext {
   /** "owner/name", for messages. */
   fullName: string;
   /** `pull request #45 of octo-org/octo-repo` on GitHub: what a failed request was about. */
-  target(what: string): FailureContext & { token?: string };
+  target(what: string): FailureContext;
 }
 
 export function createReviewContext(client: GitHubClient, settings: GitHubSettings): ReviewContext {

@@ -20,6 +20,7 @@ export function targetOf(settings: GitLabSettings) {
     provider: settings.providerName,
     target: `${what} of ${settings.projectName}`,
     project: settings.projectName,
+    token: settings.token,
   });
 }
 

@@ -17,7 +17,7 @@ export function createUserDirectory(client: GitLabClient, settings: GitLabSettin
     const cached = known.get(name.toLowerCase());
     if (cached !== undefined) return cached;
     const found = (await request(
-      { provider: settings.providerName, target: `user "${name}"` },
+      { provider: settings.providerName, target: `user "${name}"`, token: settings.token },
       ctx.signal,
       () => client.api(ctx.signal).users.all({ username: name, page: 1, perPage: 20 }),
     )) as unknown as { id: number; username: string }[];

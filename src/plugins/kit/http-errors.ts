@@ -24,19 +24,24 @@ export interface FailureContext {
   provider: string;
   /** What was asked for: `issue #12 of octo-org/octo-repo`. */
   target: string;
+  /** The token the request carried: removed from the API's words, should a server echo it back. */
+  token?: string;
 }
 
-function withApiMessage(text: string, failure: HttpFailure): string {
-  const extra = [failure.apiMessage, ...(failure.details ?? [])].filter((part) => part && part.length > 0);
+function withApiMessage(text: string, failure: HttpFailure, token: string | undefined): string {
+  const extra = [failure.apiMessage, ...(failure.details ?? [])]
+    .filter((part): part is string => part !== undefined && part.length > 0)
+    .map((part) => (token ? part.replaceAll(token, '[redacted]') : part));
   return extra.length ? `${text}: ${extra.join('; ')}` : text;
 }
 
 /**
  * Maps a failure to the error the agent sees. Messages name the provider and the target and never
- * carry request headers, so a token cannot leak through them.
+ * carry request headers; the token is cut from the API's own words, so it cannot leak through them.
  */
 export function providerError(failure: HttpFailure, context: FailureContext): PluginError {
   const { provider, target } = context;
+  const apiWords = (text: string) => withApiMessage(text, failure, context.token);
   if (failure.aborted) return new PluginError('timeout', `${provider} did not answer in time for ${target}`);
   const status = failure.status;
   if (status === undefined) {
@@ -52,38 +57,23 @@ export function providerError(failure: HttpFailure, context: FailureContext): Pl
     case 401:
       return new PluginError(
         'invalid_input',
-        withApiMessage(
-          `${provider} refused the token for ${target} (401); check the token the config names`,
-          failure,
-        ),
+        apiWords(`${provider} refused the token for ${target} (401); check the token the config names`),
       );
     case 403:
       return new PluginError(
         'invalid_input',
-        withApiMessage(`${provider} denied access to ${target} (403); the token may lack a scope`, failure),
+        apiWords(`${provider} denied access to ${target} (403); the token may lack a scope`),
       );
     case 404:
       return new PluginError('not_found', `${target} was not found on ${provider}`);
     case 409:
-      return new PluginError(
-        'conflict',
-        withApiMessage(`${provider} reported a conflict for ${target}`, failure),
-      );
+      return new PluginError('conflict', apiWords(`${provider} reported a conflict for ${target}`));
     case 400:
     case 422:
-      return new PluginError(
-        'invalid_input',
-        withApiMessage(`${provider} rejected the request for ${target}`, failure),
-      );
+      return new PluginError('invalid_input', apiWords(`${provider} rejected the request for ${target}`));
     default:
       return status >= 500
-        ? new PluginError(
-            'unavailable',
-            withApiMessage(`${provider} failed (${status}) for ${target}`, failure),
-          )
-        : new PluginError(
-            'internal',
-            withApiMessage(`${provider} answered ${status} for ${target}`, failure),
-          );
+        ? new PluginError('unavailable', apiWords(`${provider} failed (${status}) for ${target}`))
+        : new PluginError('internal', apiWords(`${provider} answered ${status} for ${target}`));
   }
 }
