@@ -22,7 +22,7 @@ import { commentFromGitHub } from './comment-shape.js';
 import { request } from './failure.js';
 import { issueFromGitHub, type GitHubIssueJson } from './issue-shape.js';
 import type { MetadataStore } from './metadata.js';
-import { hasNextPage } from './review-context.js';
+import { githubTarget, hasNextPage } from './review-context.js';
 import type { GitHubSettings } from './options.js';
 
 export interface IssueToolsDeps {
@@ -35,8 +35,7 @@ export interface IssueToolsDeps {
 
 export function createIssueTools({ client, settings, metadata, relationsOf }: IssueToolsDeps) {
   const { owner, repo, fullName } = settings;
-  const provider = 'GitHub';
-  const target = (what: string) => ({ provider, target: `${what} of ${fullName}`, token: settings.token });
+  const target = githubTarget(settings);
   const issueNumber = (args: Args) => parseNumberedKey(args.key, 'issue');
 
   /** Milestone titles → numbers; "" clears (null); an unknown title names the open ones. */

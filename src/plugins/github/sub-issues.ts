@@ -1,12 +1,13 @@
 // GitHub's sub-issues: link_issues (parent and child) and the relations get_issue shows.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IssueLinkShape } from '../../enrich/index.js';
-import type { RequestContext } from '../../host/index.js';
+import { type RequestContext, isForesightError } from '../../host/index.js';
 import { type Args, numberedKey, parseNumberedKey, shapedResult } from '../kit/index.js';
 import type { GitHubClient } from './client.js';
 import { request } from './failure.js';
 import { type GitHubIssueJson, issueFromGitHub } from './issue-shape.js';
 import type { GitHubSettings } from './options.js';
+import { githubTarget } from './review-context.js';
 
 /** How two issues relate on GitHub, from `key`'s side: it is the parent of `target_key`, or its child. */
 export const GITHUB_LINK_TYPES = ['parent_of', 'child_of'] as const;
@@ -26,23 +27,22 @@ const link = (issue: GitHubIssueJson, relation: string): IssueLinkShape => {
 };
 
 export function createSubIssueTools(client: GitHubClient, settings: GitHubSettings) {
-  const { owner, repo, fullName } = settings;
-  const target = (what: string) => ({
-    provider: 'GitHub',
-    target: `${what} of ${fullName}`,
-    token: settings.token,
-  });
+  const { owner, repo } = settings;
+  const target = githubTarget(settings);
 
   /** The parent and the first sub-issues of an issue; a missing parent is GitHub's 404, which means none. */
   async function relationsOf(number: number, signal: AbortSignal): Promise<IssueLinkShape[]> {
     const [parent, children] = await Promise.all([
-      client.rest.issues
-        .getParent({ owner, repo, issue_number: number, request: { signal } })
-        .then(({ data }) => [link(data as GitHubIssueJson, 'parent')])
-        .catch(async (error: unknown) => {
-          if ((error as { status?: number }).status === 404) return [];
-          return request(target(`the parent of issue #${number}`), signal, () => Promise.reject(error));
-        }),
+      request(target(`the parent of issue #${number}`), signal, () =>
+        client.rest.issues.getParent({ owner, repo, issue_number: number, request: { signal } }),
+      ).then(
+        ({ data }) => [link(data as GitHubIssueJson, 'parent')],
+        (error: unknown) => {
+          // GitHub answers 404 for an issue without a parent: that means none, not a failure.
+          if (isForesightError(error) && error.kind === 'not_found') return [];
+          throw error;
+        },
+      ),
       request(target(`sub-issues of issue #${number}`), signal, () =>
         client.rest.issues.listSubIssues({
           owner,
