@@ -2,7 +2,9 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type ForesightConfig,
+  type PlannerConfig,
   type PluginEntry,
+  defaultConfig,
   redactSecrets,
   redactSecretsIn,
   validatePluginOptions,
@@ -15,8 +17,10 @@ import {
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
+import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
+  type BuiltinResource,
   type HttpServing,
   type Session,
   type StdioServing,
@@ -40,6 +44,8 @@ export interface CreateHostOptions {
   logger?: Logger;
   /** Adds stack traces to error messages sent to clients. Default false. */
   debug?: boolean;
+  /** Planner settings over the config's [planner] table (e.g. `{ enabled: false }`). */
+  planner?: Partial<PlannerConfig>;
 }
 
 export interface HttpOptions {
@@ -56,6 +62,8 @@ export interface ForesightHost {
   readonly plugins: PluginHost;
   /** Tools as clients see them: enriched list, calls mapped and validated. `refresh()` after new metadata. */
   readonly tools: ToolPipeline;
+  /** Runs likely follow-up calls ahead and answers from their results; its counters are `foresight://planner/stats`. */
+  readonly planner: Planner;
   readonly logger: Logger;
   /** Builds and starts every plugin; idempotent. */
   start(): Promise<void>;
@@ -67,17 +75,6 @@ export interface ForesightHost {
   serveHttp(options: HttpOptions): Promise<HttpServing>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
-}
-
-/** Says plainly when a config asks for planner features this release validates but does not run yet. */
-function warnReserved(options: CreateHostOptions, logger: Logger): void {
-  const config = options.config;
-  if (config && Object.keys(config.tools).length) {
-    logger.warn(
-      { reserved: ['[tools."…"] value models'] },
-      '[tools."…"] value models: validated, but not applied until the planner lands',
-    );
-  }
 }
 
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {
@@ -125,6 +122,34 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     validator,
     logger,
   });
+  const plannerSettings = { ...(options.config ?? defaultConfig(process.cwd())).planner, ...options.planner };
+  const planner = new Planner({
+    pipeline: tools,
+    host: plugins,
+    settings: plannerSettings,
+    overrides: options.config?.tools,
+    logger,
+  });
+  let learning: PlannerLearning | undefined;
+  const statsResource: BuiltinResource = {
+    resource: {
+      uri: PLANNER_STATS_URI,
+      name: 'planner-stats',
+      title: 'Planner statistics',
+      description:
+        'What the planner ran ahead of the agent and what it saved: calls dispatched, hits, joins, wasted, latency saved.',
+      mimeType: 'application/json',
+    },
+    read: () => ({
+      contents: [
+        {
+          uri: PLANNER_STATS_URI,
+          mimeType: 'application/json',
+          text: JSON.stringify(planner.snapshot(), null, 2),
+        },
+      ],
+    }),
+  };
   const closers = new Set<() => Promise<void>>();
   const sessionOptions = {
     name: 'foresight',
@@ -132,9 +157,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     redact: redactSecrets,
     redactResult: redactSecretsIn,
     debug: options.debug ?? false,
+    builtinResources: [statsResource],
   };
-
-  warnReserved(options, logger);
 
   let starting: Promise<void> | undefined;
   const start = () => {
@@ -145,23 +169,27 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       for (const extra of options.plugins ?? [])
         plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
       await plugins.start();
+      if (plannerSettings.enabled && plannerSettings.learning)
+        learning = await attachLearning(planner, { file: plannerSettings.stateFile, logger });
       // Off the start-up path, before the first call is likely to arrive.
       setImmediate(() => validator.warmUp()).unref();
     })();
     return starting;
   };
 
-  const createHostSession = () => createSession(plugins, tools, sessionOptions);
+  const createHostSession = () => createSession(plugins, planner.openSession(), sessionOptions);
 
   return {
     plugins,
     tools,
+    planner,
     logger,
     start,
     createSession: createHostSession,
     async connect(transport) {
       await start();
       const session = createHostSession();
+      session.server.onclose = () => session.dispose();
       await session.server.connect(transport);
       closers.add(() => session.server.close());
       return session;
@@ -191,6 +219,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       const closing = [...closers];
       closers.clear();
       await Promise.allSettled(closing.map((close) => close()));
+      planner.close();
+      await learning?.close();
       await plugins.shutdown();
     },
   };

@@ -52,7 +52,9 @@ describe('loadConfig', () => {
       perHostInFlight: 2,
       defaultTtlS: 60,
       thinkWindowS: 30,
+      learning: true,
     });
+    expect(config.planner).not.toHaveProperty('stateFile');
     expect(config.tools).toEqual({});
   });
 
@@ -70,6 +72,24 @@ describe('loadConfig', () => {
     const config = await loadConfig({ cwd: dir, file: 'conf/mine.toml', env: {} });
     expect(config.baseDir).toBe(join(dir, 'conf'));
     expect(config.plugins[0]?.origin).toEqual({ type: 'module', path: join(dir, 'conf', 'demo.mjs') });
+  });
+
+  test("[planner] state_file resolves against the config file's directory, not cwd", async () => {
+    await mkdir(join(dir, 'conf'));
+    await writeFile(join(dir, 'conf', 'mine.toml'), '[planner]\nstate_file = "../data/state.json"\n');
+    const config = await loadConfig({ cwd: dir, file: 'conf/mine.toml', env: {} });
+    expect(config.planner.stateFile).toBe(join(dir, 'data', 'state.json'));
+    expect(config.planner.learning).toBe(true);
+  });
+
+  test('[planner] an absolute state_file is kept as written', async () => {
+    const absolute = join(dir, 'elsewhere', 'planner.json');
+    await writeFile(
+      join(dir, 'foresight.toml'),
+      `[planner]\nlearning = false\nstate_file = ${JSON.stringify(absolute)}\n`,
+    );
+    const config = await loadConfig({ cwd: dir, env: {} });
+    expect(config.planner).toMatchObject({ learning: false, stateFile: absolute });
   });
 
   test('an explicit file that does not exist is E_CONFIG_FILE_MISSING naming it', async () => {

@@ -44,6 +44,8 @@ annotations = { readOnlyHint = true, title = "Issues" }
 enabled = true
 probability_floor = 0.3
 max_in_flight = 6
+learning = false
+state_file = "state/planner.json"
 
 [tools."*"]                         # every tool's model starts here
 speculate = false
@@ -151,6 +153,8 @@ describe('parseConfig with a full valid file', () => {
       perHostInFlight: 2,
       defaultTtlS: 60,
       thinkWindowS: 30,
+      learning: false,
+      stateFile: '/proj/state/planner.json',
     });
     expect(config.format).toEqual({ budgetTokens: 8000, defaultFormat: 'markdown' });
     expect(config.tools).toEqual({

@@ -19,6 +19,7 @@ import { createHost as createCompiledHost } from '../dist/create-host.js';
 import { loadConfig } from '../src/config/index.js';
 import { createHost } from '../src/create-host.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
+import { PLANNER_STATS_URI } from '../src/planner/index.js';
 
 const examplePath = fileURLToPath(new URL('../examples/notes-plugin.mjs', import.meta.url));
 const cleanups: (() => Promise<void>)[] = [];
@@ -154,7 +155,10 @@ describe('the example notes plugin, mounted from foresight.toml', () => {
       description: 'One-line title, shown in lists.',
     });
 
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      PLANNER_STATS_URI,
+      'notes://index',
+    ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'notes://note/{id}',
     ]);
@@ -178,6 +182,7 @@ describe('the example notes plugin, mounted from foresight.toml', () => {
 
     await listChanged;
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      PLANNER_STATS_URI,
       'notes://index',
       'notes://note/1',
     ]);

@@ -31,6 +31,8 @@ afterEach(async () => {
 
 async function serve(options: Record<string, unknown> = {}): Promise<Connected> {
   connected = await connect({
+    // The request logs asserted here are the provider's own: the planner's are tested in planner-*.test.ts.
+    planner: { enabled: false },
     plugins: [
       {
         plugin: github,
@@ -455,7 +457,9 @@ describe('github issue tools: the planner hooks', () => {
       cost: { typicalKb: 1 },
       followUp: [],
       invalidates: ['gh__get_issue', 'gh__get_issues'],
+      invalidateBy: ['key'],
       rateLimitHost: new URL(fake.url).host,
+      sessionIndependent: true,
     });
     const list = c.host.plugins.publishedTools().find((e) => e.ref.published === 'gh__get_issues');
     expect(list?.enrichers[0]?.valueModel?.(list.ref)?.followUp).toEqual([

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Plugin, definePlugin } from '../src/index.js';
 import { type CreateHostOptions, createHost } from '../src/create-host.js';
 import { connect, createMemoryLogger } from './support/in-memory.js';
+import { PLANNER_STATS_URI } from '../src/planner/index.js';
 
 function pluginWith(
   id: string,
@@ -40,7 +41,10 @@ describe('names', () => {
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['notes__add']);
       expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['notes__summarize']);
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['notes://all']);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+        PLANNER_STATS_URI,
+        'notes://all',
+      ]);
     } finally {
       await close();
     }
@@ -56,6 +60,7 @@ describe('names', () => {
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['my_notes__add', 'plain']);
       expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+        PLANNER_STATS_URI,
         'my-notes://all',
         'bare://x',
       ]);

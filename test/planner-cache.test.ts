@@ -41,7 +41,7 @@ function shared(tool: string): CacheKeyParts {
   return { session: undefined, tool, args: {} };
 }
 
-const NO_STATS = { stored: 0, hits: 0, expired: 0, invalidated: 0, evicted: 0, refusedErrors: 0 };
+const NO_STATS = { stored: 0, hits: 0, expired: 0, invalidated: 0, evicted: 0, refusedErrors: 0, unused: 0 };
 
 describe('ResultCache: storing and freshness', () => {
   it('serves a stored result with its times and size', () => {
@@ -91,7 +91,7 @@ describe('ResultCache: storing and freshness', () => {
     const args: Record<string, unknown> = { key: '#12' };
     cache.put(parts('t', args), ok('x'), 60);
     args.key = '#13';
-    expect(cache.invalidate('A', ['t'], { key: '#12' })).toBe(1);
+    expect(cache.invalidate(['t'], { key: '#12' })).toBe(1);
   });
 });
 
@@ -121,7 +121,7 @@ describe('ResultCache: session scoping', () => {
     cache.put(shared('t'), ok('shared'), 10);
     advance(1_000);
     expect(cache.get(parts('t', {}, 'A'))?.result).toEqual(ok('shared'));
-    expect(cache.stats).toEqual({ ...NO_STATS, stored: 2, hits: 1, expired: 1 });
+    expect(cache.stats).toEqual({ ...NO_STATS, unused: 1, stored: 2, hits: 1, expired: 1 });
   });
 });
 
@@ -138,7 +138,7 @@ describe('ResultCache: byte bound', () => {
     expect(cache.get(parts('a'))).toBeDefined();
     expect(cache.get(parts('c'))).toBeDefined();
     expect(cache.get(parts('d'))).toBeDefined();
-    expect(cache.stats).toEqual({ ...NO_STATS, stored: 4, hits: 4, evicted: 1 });
+    expect(cache.stats).toEqual({ ...NO_STATS, unused: 1, stored: 4, hits: 4, evicted: 1 });
   });
 
   it('counts an entry pushed out after its TTL as expired, not evicted', () => {
@@ -148,7 +148,7 @@ describe('ResultCache: byte bound', () => {
     cache.put(parts('b'), ok('bbbb'), 60);
     advance(1_000);
     cache.put(parts('c'), ok('cccc'), 60);
-    expect(cache.stats).toEqual({ ...NO_STATS, stored: 3, expired: 1 });
+    expect(cache.stats).toEqual({ ...NO_STATS, unused: 1, stored: 3, expired: 1 });
   });
 
   it('refuses a result larger than the whole bound and keeps the older entry', () => {
@@ -167,7 +167,7 @@ describe('ResultCache: invalidation', () => {
     cache.put(parts('issue', { key: '#13' }), ok('13'), 60);
     cache.put(parts('comments', { key: '#12' }), ok('c12'), 60);
     cache.put(parts('file', { path: 'a' }), ok('a'), 60);
-    expect(cache.invalidate('A', ['issue', 'comments'])).toBe(3);
+    expect(cache.invalidate(['issue', 'comments'])).toBe(3);
     expect(cache.get(parts('issue', { key: '#12' }))).toBeUndefined();
     expect(cache.get(parts('issue', { key: '#13' }))).toBeUndefined();
     expect(cache.get(parts('comments', { key: '#12' }))).toBeUndefined();
@@ -180,7 +180,7 @@ describe('ResultCache: invalidation', () => {
     cache.put(parts('issue', { key: '#13' }), ok('13'), 60);
     cache.put(parts('issue', { state: 'open' }), ok('list'), 60);
     cache.put(parts('other', { key: '#12' }), ok('o12'), 60);
-    expect(cache.invalidate('A', ['issue'], { key: '#12' })).toBe(2);
+    expect(cache.invalidate(['issue'], { key: '#12' })).toBe(2);
     expect(cache.get(parts('issue', { key: '#12', full: true }))).toBeUndefined();
     expect(cache.get(parts('issue', { state: 'open' }))).toBeUndefined();
     expect(cache.get(parts('issue', { key: '#13' }))).toBeDefined();
@@ -192,23 +192,22 @@ describe('ResultCache: invalidation', () => {
     cache.put(parts('mr', { project: { path: 'g/p', id: 1 }, iid: 5 }), ok('5'), 60);
     cache.put(parts('mr', { project: { id: 1, path: 'g/p' }, iid: 6 }), ok('6'), 60);
     cache.put(parts('mr', { project: { id: 2, path: 'g/q' }, iid: 5 }), ok('q5'), 60);
-    expect(cache.invalidate('A', ['mr'], { iid: 5, project: { id: 1, path: 'g/p' } })).toBe(1);
+    expect(cache.invalidate(['mr'], { iid: 5, project: { id: 1, path: 'g/p' } })).toBe(1);
     expect(cache.get(parts('mr', { project: { id: 1, path: 'g/p' }, iid: 5 }))).toBeUndefined();
     expect(cache.get(parts('mr', { project: { id: 1, path: 'g/p' }, iid: 6 }))).toBeDefined();
     expect(cache.get(parts('mr', { project: { id: 2, path: 'g/q' }, iid: 5 }))).toBeDefined();
   });
 
-  it('is scoped to the session and the session-independent entries', () => {
+  it('drops the entries of every session: a mutation changes what all of them would read', () => {
     const { cache } = setup();
     cache.put(parts('t', {}, 'A'), ok('A'), 60);
     cache.put(parts('t', {}, 'B'), ok('B'), 60);
     cache.put(shared('t'), ok('shared'), 60);
-    expect(cache.invalidate('A', ['t'])).toBe(2);
+    cache.put(parts('u', {}, 'B'), ok('u'), 60);
+    expect(cache.invalidate(['t'])).toBe(3);
     expect(cache.get(parts('t', {}, 'A'))).toBeUndefined();
-    expect(cache.get(parts('t', {}, 'B'))?.result).toEqual(ok('B'));
-    cache.put(shared('t'), ok('shared'), 60);
-    expect(cache.invalidate(undefined, ['t'])).toBe(1);
-    expect(cache.get(parts('t', {}, 'B'))?.result).toEqual(ok('B'));
+    expect(cache.get(parts('t', {}, 'B'))).toBeUndefined();
+    expect(cache.get(parts('u', {}, 'B'))?.result).toEqual(ok('u'));
   });
 
   it('counts expired entries it drops as expired, not in its answer', () => {
@@ -216,8 +215,8 @@ describe('ResultCache: invalidation', () => {
     cache.put(parts('t', { n: 1 }), ok('1'), 1);
     cache.put(parts('t', { n: 2 }), ok('2'), 60);
     advance(1_000);
-    expect(cache.invalidate('A', ['t'])).toBe(1);
-    expect(cache.stats).toEqual({ ...NO_STATS, stored: 2, expired: 1, invalidated: 1 });
+    expect(cache.invalidate(['t'])).toBe(1);
+    expect(cache.stats).toEqual({ ...NO_STATS, unused: 2, stored: 2, expired: 1, invalidated: 1 });
   });
 });
 
@@ -225,7 +224,7 @@ describe('ResultCache: calls in flight', () => {
   it('lets the agent’s call join a speculative call and stores its result', async () => {
     const { cache } = setup();
     const flight = cache.begin(parts('t', { k: 1 }));
-    const joined = cache.inFlight(parts('t', { k: 1 }));
+    const joined = cache.inFlight(parts('t', { k: 1 }))?.result;
     expect(joined).toBeDefined();
     expect(cache.inFlight(parts('t', { k: 2 }))).toBeUndefined();
     flight.settle(ok('done'), 60);
@@ -248,8 +247,8 @@ describe('ResultCache: calls in flight', () => {
     const { cache } = setup();
     const flight = cache.begin(parts('issue', { key: '#12' }));
     const other = cache.begin(parts('issue', { key: '#13' }));
-    const joined = cache.inFlight(parts('issue', { key: '#12' }));
-    expect(cache.invalidate('A', ['issue'], { key: '#12' })).toBe(0);
+    const joined = cache.inFlight(parts('issue', { key: '#12' }))?.result;
+    expect(cache.invalidate(['issue'], { key: '#12' })).toBe(0);
     expect(flight.stale).toBe(true);
     expect(other.stale).toBe(false);
     // Joiners are told at once, and nobody new joins the doomed call.
@@ -259,14 +258,14 @@ describe('ResultCache: calls in flight', () => {
     expect(cache.get(parts('issue', { key: '#12' }))).toBeUndefined();
     other.settle(ok('13'), 60);
     expect(cache.get(parts('issue', { key: '#13' }))).toBeDefined();
-    expect(cache.stats).toEqual({ ...NO_STATS, stored: 1, hits: 1 });
+    expect(cache.stats).toEqual({ ...NO_STATS, unused: 1, stored: 1, hits: 1 });
   });
 
   it('marks stale a call replaced by a later begin for the same key', () => {
     const { cache } = setup();
     const first = cache.begin(parts('t'));
     const second = cache.begin(parts('t'));
-    cache.invalidate('A', ['t']);
+    cache.invalidate(['t']);
     expect([first.stale, second.stale]).toEqual([true, true]);
     first.settle(ok('old state'), 60);
     second.settle(ok('old state'), 60);
@@ -274,11 +273,13 @@ describe('ResultCache: calls in flight', () => {
     expect(cache.stats.stored).toBe(0);
   });
 
-  it('does not mark calls of another session stale', () => {
+  it('marks calls of every session stale, and only those of the named tools', () => {
     const { cache } = setup();
     const flight = cache.begin(parts('t', {}, 'B'));
-    cache.invalidate('A', ['t']);
-    expect(flight.stale).toBe(false);
+    const other = cache.begin(parts('u', {}, 'B'));
+    cache.invalidate(['t']);
+    expect(flight.stale).toBe(true);
+    expect(other.stale).toBe(false);
   });
 
   it.each([
@@ -287,11 +288,11 @@ describe('ResultCache: calls in flight', () => {
   ])('stores nothing for a failed call (%s) and gives joiners undefined', async (_name, result, refused) => {
     const { cache } = setup();
     const flight = cache.begin(parts('t'));
-    const joined = cache.inFlight(parts('t'));
+    const joined = cache.inFlight(parts('t'))?.result;
     flight.settle(result, 60);
     await expect(joined).resolves.toBeUndefined();
     expect(cache.get(parts('t'))).toBeUndefined();
-    expect(cache.stats).toEqual({ ...NO_STATS, refusedErrors: refused });
+    expect(cache.stats).toEqual({ ...NO_STATS, unused: 1, refusedErrors: refused });
   });
 
   it('ignores a second settle, and a replaced call does not remove its successor', async () => {
@@ -300,7 +301,7 @@ describe('ResultCache: calls in flight', () => {
     const second = cache.begin(parts('t'));
     first.settle(ok('first'), 60);
     first.settle(ok('again'), 60);
-    const joined = cache.inFlight(parts('t'));
+    const joined = cache.inFlight(parts('t'))?.result;
     expect(joined).toBeDefined();
     second.settle(ok('second'), 60);
     await expect(joined).resolves.toEqual(ok('second'));
@@ -339,10 +340,10 @@ describe('ResultCache: covers and stats', () => {
     cache.put(parts('c'), ok('cccc'), 10); // stored 3
     cache.put(parts('d'), ok('dddd'), 10); // stored 4, evicts a: evicted 1
     const flight = cache.begin(parts('f'));
-    cache.invalidate('A', ['c', 'f']); // invalidated 1, f stale
+    cache.invalidate(['c', 'f']); // invalidated 1, f stale
     flight.settle(ok('ffff'), 10); // not stored
     const speculative = cache.begin(parts('g'));
-    const joined = cache.inFlight(parts('g'));
+    const joined = cache.inFlight(parts('g'))?.result;
     speculative.settle(failed(), 10); // refused 2
     await joined;
     expect(cache.stats).toEqual({
@@ -352,6 +353,8 @@ describe('ResultCache: covers and stats', () => {
       invalidated: 1,
       evicted: 1,
       refusedErrors: 2,
+      // b expired, c invalidated, f stale, g failed; a was evicted but had been served.
+      unused: 4,
     });
   });
 

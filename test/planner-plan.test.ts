@@ -63,6 +63,7 @@ describe('ranking', () => {
         probability: 0.8,
         score: (0.8 * 0.3) / 64,
         estimatedTokens: 64,
+        position: 0,
       },
       {
         tool: 'a',
@@ -71,6 +72,7 @@ describe('ranking', () => {
         probability: 0.5,
         score: (0.5 * 1.0) / 256,
         estimatedTokens: 256,
+        position: 0,
       },
       {
         tool: 'c',
@@ -79,6 +81,7 @@ describe('ranking', () => {
         probability: 0.9,
         score: (0.9 * 0.6) / 512,
         estimatedTokens: 512,
+        position: 0,
       },
     ]);
   });

@@ -1,7 +1,16 @@
-// The CLI's commands: serve, tools, call, check. Each loads the config and runs the full host.
+// The CLI's commands: serve, tools, call, check (each loads the config and runs the full host), and stats.
 import { type ForesightConfig, loadConfig, parseHttpAddress, resolveAuthToken } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
 import { describeThrown, type LogLevel } from '../host/index.js';
+import {
+  COUNTER_NAMES,
+  type LearnedState,
+  PlannerStateStore,
+  type RankedEdge,
+  TransitionLearner,
+  plannerStateFile,
+  rankEdgesByDivergence,
+} from '../planner/index.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 
 export interface CommonOptions {
@@ -22,8 +31,8 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-async function load(options: CommonOptions): Promise<ForesightConfig> {
-  return loadConfig({ file: options.config, cwd: process.cwd() });
+async function load(options: CommonOptions, checkSecrets = true): Promise<ForesightConfig> {
+  return loadConfig({ file: options.config, cwd: process.cwd(), checkSecrets });
 }
 
 /** Runs `fn` against a started host with a quiet logger and always shuts the host down. */
@@ -33,6 +42,8 @@ async function withHost<T>(options: CommonOptions, fn: (host: ForesightHost) => 
   const host = createHost({
     config: { ...config, server: { ...config.server, logLevel: level } },
     debug: options.debug,
+    // One-shot commands: a call run ahead would only be aborted at exit, a wasted upstream request.
+    planner: { enabled: false },
   });
   try {
     await host.start();
@@ -163,4 +174,88 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
     );
   });
+}
+
+/** Edges `stats` shows: the ones whose learned rate strays furthest from the graph's prior. */
+const STATS_EDGES = 10;
+
+/** Reads the planner's state file (no plugin is built or started) and prints what it learned. */
+export async function statsCommand(options: CommonOptions & { json?: boolean }): Promise<void> {
+  // Only [planner] is read: no plugin starts, so its secrets need not be set.
+  const config = await load(options, false);
+  const file = config.planner.stateFile ?? plannerStateFile();
+  const warnings: string[] = [];
+  const state = await new PlannerStateStore({ file, onWarning: (message) => warnings.push(message) }).load();
+  if (warnings.length > 0) throw new CliError(warnings.join('\n'), 1);
+  const edges =
+    state === undefined
+      ? []
+      : rankEdgesByDivergence(new TransitionLearner({}, state).edges(), { limit: STATS_EDGES });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ file, state: state ?? null, edges }, null, 2)}\n`);
+    return;
+  }
+  if (state === undefined) {
+    process.stdout.write(
+      `no planner state at ${file} yet: Foresight saves what its planner learns there while it serves\n`,
+    );
+    return;
+  }
+  process.stdout.write(statsText(file, state, edges));
+}
+
+const COUNTER_LABELS: Record<(typeof COUNTER_NAMES)[number], string> = {
+  dispatched: 'dispatched',
+  hits: 'hits',
+  joins: 'joins',
+  wasted: 'wasted',
+  expired: 'expired',
+  invalidated: 'invalidated',
+  failed: 'failed',
+  dropped: 'dropped',
+  latencySavedMs: 'latency saved',
+};
+
+function statsText(file: string, state: LearnedState, edges: readonly RankedEdge[]): string {
+  const { counters } = state;
+  const lines = [`planner state: ${file} (saved ${state.savedAt})`, '', 'counters'];
+  for (const name of COUNTER_NAMES) {
+    const value =
+      name === 'latencySavedMs' ? `${(counters[name] / 1000).toFixed(1)} s` : String(counters[name]);
+    lines.push(`  ${COUNTER_LABELS[name].padEnd(16)}${value}`);
+  }
+  const served = counters.hits + counters.joins;
+  lines.push(
+    '',
+    `hit rate        ${counters.dispatched > 0 ? `${percent(served / counters.dispatched)}` : 'n/a (nothing dispatched)'}  (hits + joins) / dispatched`,
+    `wasted per hit  ${served > 0 ? (counters.wasted / served).toFixed(2) : 'n/a (no hits)'}  wasted / (hits + joins)`,
+    '',
+  );
+  const off = new TransitionLearner({}, state).switchedOff();
+  if (off.length === 0) lines.push('switched off: none');
+  else {
+    lines.push('switched off (the agent rarely used what ran ahead):');
+    for (const tool of off)
+      lines.push(`  ${tool.tool}  use rate ${percent(tool.useRate)} of the last ${tool.samples}`);
+  }
+  lines.push('');
+  if (edges.length === 0) lines.push('learned edges: none yet');
+  else {
+    const names = edges.map((edge) => `${edge.from} → ${edge.to}`);
+    const width = Math.max(...names.map((name) => name.length), 'from → to'.length);
+    lines.push(
+      `learned edges furthest from their priors:`,
+      `  ${'from → to'.padEnd(width)}  prior  learned  calls`,
+    );
+    edges.forEach((edge, i) =>
+      lines.push(
+        `  ${(names[i] ?? '').padEnd(width)}  ${edge.prior.toFixed(2).padStart(5)}  ${edge.learned.toFixed(2).padStart(7)}  ${String(edge.calls).padStart(5)}`,
+      ),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
 }

@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { describeThrown } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
-import { CliError, callCommand, checkCommand, serveCommand, toolsCommand } from './commands.js';
+import { CliError, callCommand, checkCommand, serveCommand, statsCommand, toolsCommand } from './commands.js';
 
 const program = new Command('foresight')
   .description('An MCP server host: contained plugins, schema enrichers and a speculative planner.')
@@ -39,6 +39,13 @@ program
   .description('validate the config, build and start every plugin, report problems and exit')
   .option('-c, --config <file>', 'config file')
   .action((options) => checkCommand(options));
+
+program
+  .command('stats')
+  .description("print the planner's counters and what it learned, from its state file (starts no plugin)")
+  .option('-c, --config <file>', 'config file (for [planner] state_file)')
+  .option('--json', 'print the state and the ranked edges as JSON')
+  .action((options) => statsCommand(options));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`foresight: ${describeThrown(error)}\n`);

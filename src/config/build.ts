@@ -27,7 +27,10 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
       line: lineOfKeyPath(keyLines, ['enrich', index]) ?? 0,
     })),
     format: parsed.format,
-    planner: parsed.planner,
+    planner:
+      parsed.planner.stateFile === undefined
+        ? parsed.planner
+        : { ...parsed.planner, stateFile: resolve(baseDir, parsed.planner.stateFile) },
     tools: parsed.tools,
   };
 }

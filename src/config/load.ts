@@ -18,19 +18,22 @@ export interface LoadConfigOptions {
   cwd: string;
   /** Where secrets and the auth token variable are read; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** False skips the checks that named secrets are set: for commands that start no plugin. Default true. */
+  checkSecrets?: boolean;
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ForesightConfig> {
   const { cwd, env = process.env } = options;
+  const parseOptions = { checkSecrets: options.checkSecrets ?? true };
   if (options.file !== undefined) {
     const file = resolve(cwd, options.file);
     const text = await readConfigText(file);
     if (text === undefined) throw errors.configFileMissing(file);
-    return parseConfig(text, file, dirname(file), env);
+    return parseConfig(text, file, dirname(file), env, parseOptions);
   }
   const file = join(resolve(cwd), CONFIG_FILE_NAME);
   const text = await readConfigText(file);
-  return text === undefined ? defaultConfig(cwd) : parseConfig(text, file, dirname(file), env);
+  return text === undefined ? defaultConfig(cwd) : parseConfig(text, file, dirname(file), env, parseOptions);
 }
 
 /** With no file: the workspace plugin serving `cwd`, everything else at its default. */

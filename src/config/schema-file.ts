@@ -1,7 +1,14 @@
 // The whole foresight.toml: which top-level tables exist and the schema of each.
 import * as z from 'zod';
 import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
-import { booleanValue, closedTable, listOf, numberBetween, positiveInt } from './leaf-schemas.js';
+import {
+  booleanValue,
+  closedTable,
+  listOf,
+  nonEmptyString,
+  numberBetween,
+  positiveInt,
+} from './leaf-schemas.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
 import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
@@ -23,6 +30,10 @@ export interface PlannerConfig {
   defaultTtlS: number;
   /** A call run ahead must start within this many seconds of the call that suggested it; default 30. */
   thinkWindowS: number;
+  /** Whether the planner counts what the agent really calls after each tool, and keeps it in the state file; default true. */
+  learning: boolean;
+  /** The state file (absolute; `state_file` resolves against the config file's directory); default: in the user's data directory. */
+  stateFile?: string;
 }
 
 export const PlannerConfigSchema = closedTable({
@@ -33,6 +44,8 @@ export const PlannerConfigSchema = closedTable({
   per_host_in_flight: positiveInt().default(2),
   default_ttl_s: positiveInt('a positive whole number of seconds').default(60),
   think_window_s: positiveInt('a positive whole number of seconds').default(30),
+  learning: booleanValue().default(true),
+  state_file: nonEmptyString('a file path').optional(),
 }).transform((raw): PlannerConfig => ({
   enabled: raw.enabled,
   probabilityFloor: raw.probability_floor,
@@ -41,6 +54,9 @@ export const PlannerConfigSchema = closedTable({
   perHostInFlight: raw.per_host_in_flight,
   defaultTtlS: raw.default_ttl_s,
   thinkWindowS: raw.think_window_s,
+  learning: raw.learning,
+  // Still as written: buildConfig resolves it against the config file's directory.
+  ...(raw.state_file === undefined ? {} : { stateFile: raw.state_file }),
 }));
 
 /** A published tool name, or "*" for the block every tool's model starts from. */

@@ -34,6 +34,7 @@ export interface ToolOverride {
   freshnessTtlS?: number;
   followUp?: FollowUpLink[];
   invalidates?: string[];
+  invalidateBy?: string[];
   rateLimitHost?: string;
   speculate?: boolean;
 }
@@ -63,6 +64,10 @@ export const ToolOverrideSchema = closedTable({
   freshness_ttl_s: nonNegativeNumber().optional(),
   follow_up: listOf(FollowUpLinkSchema, 'an array of { tool, probability } tables').optional(),
   invalidates: listOf(nonEmptyString('a published tool name'), 'an array of published tool names').optional(),
+  invalidate_by: listOf(
+    nonEmptyString('a parameter name of this tool'),
+    'an array of parameter names of this tool',
+  ).optional(),
   rate_limit_host: nonEmptyString('a host name').optional(),
   speculate: booleanValue().optional(),
 }).transform((raw): ToolOverride =>
@@ -74,6 +79,7 @@ export const ToolOverrideSchema = closedTable({
     freshnessTtlS: raw.freshness_ttl_s,
     followUp: raw.follow_up,
     invalidates: raw.invalidates,
+    invalidateBy: raw.invalidate_by,
     rateLimitHost: raw.rate_limit_host,
     speculate: raw.speculate,
   }),

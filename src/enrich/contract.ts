@@ -41,9 +41,22 @@ export interface ToolValueModel {
   sideEffect: 'pure' | 'read_only' | 'mutates_local' | 'mutates_external' | 'indeterminate';
   cost: { typicalKb: number; latencyMsP50?: number; freshnessTtlS?: number };
   followUp: FollowUpLink[];
+  /** Tools whose cached results a call of this tool makes stale. */
   invalidates: string[];
+  /**
+   * Parameters of this tool that name the one object it changes (e.g. `key`): a cached result of an
+   * invalidated tool survives only when its arguments give such a parameter a different value. Unset =
+   * every cached result of the invalidated tools goes.
+   */
+  invalidateBy?: string[];
   rateLimitHost?: string;
+  /** Hard override of whether the planner may run the tool ahead (otherwise: only pure and read_only tools). */
   speculate?: boolean;
+  /**
+   * The tool answers the same whoever asks (one token, one file system for every client session), so
+   * a result run ahead for one session may serve another. Unset = results stay in their session.
+   */
+  sessionIndependent?: boolean;
 }
 
 /**

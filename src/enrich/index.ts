@@ -27,4 +27,5 @@ export { fieldName, fieldNames } from './field-name.js';
 export { ToolPipeline, type ToolPipelineOptions } from './pipeline.js';
 export type { PreparedCall } from './call-stages.js';
 export type { EnrichedTool } from './enrich-tool.js';
+export type { ChainLink } from './chain.js';
 export { createDeclarativeEnrichers } from './declarative.js';

@@ -12,7 +12,7 @@ import {
 import { type PreparedCall, finishCall, prepareCall } from './call-stages.js';
 import { type ChainLink, type GlobalEnricher, chainFor } from './chain.js';
 import type { ToolCategory, ToolEnricher } from './contract.js';
-import { type ToolOutcome, enrichTool } from './enrich-tool.js';
+import { type EnrichedTool, type ToolOutcome, enrichTool } from './enrich-tool.js';
 import type { ArgumentValidator } from './validate.js';
 
 export interface ToolPipelineOptions {
@@ -83,6 +83,24 @@ export class ToolPipeline {
   onToolsChanged(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The listed tool behind a published name, with its enricher chain; undefined when it is not listed
+   * (unknown, hidden or failed). Each rebuild makes new objects, so they can key per-build memos.
+   */
+  listed(name: string): EnrichedTool | undefined {
+    const outcome = this.current().outcomes.get(name);
+    return outcome?.state === 'listed' ? outcome.enriched : undefined;
+  }
+
+  /** Published names of the listed tools of one plugin. */
+  listedOf(plugin: string): string[] {
+    const names: string[] = [];
+    for (const [name, outcome] of this.current().outcomes) {
+      if (outcome.state === 'listed' && outcome.enriched.ref.plugin === plugin) names.push(name);
+    }
+    return names;
   }
 
   /** Maps and validates a call's arguments; throws the error the agent gets when the call cannot go on. */

@@ -18,6 +18,8 @@ export interface CachedResult {
   expiresAtMs: number;
   /** UTF-8 length of the result's JSON: what the byte bound counts. */
   bytes: number;
+  /** How long the call that produced it took, when known: the wait a hit saves. */
+  costMs?: number;
 }
 
 export interface ResultCacheOptions {
@@ -40,12 +42,18 @@ export interface ResultCacheStats {
   evicted: number;
   /** Results refused because they were errors (`isError`). */
   refusedErrors: number;
+  /**
+   * Stored results that left without ever being served (expired, invalidated, evicted, replaced or
+   * cleared), plus speculative calls that failed or went stale in flight (joined or not: a joiner then
+   * makes the call itself).
+   */
+  unused: number;
 }
 
 /** A speculative call in flight; the dispatcher settles it exactly once (later calls are ignored). */
 export interface InFlight {
   /** `result` undefined or `isError` = the call failed: nothing is stored and joiners get undefined. */
-  settle(result: CallToolResult | undefined, ttlS: number): void;
+  settle(result: CallToolResult | undefined, ttlS: number, costMs?: number): void;
   /** True once a mutation invalidated the key: the result will be neither stored nor served. */
   readonly stale: boolean;
 }
@@ -55,6 +63,7 @@ export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 interface Entry {
   parts: CacheKeyParts;
   cached: CachedResult;
+  served: boolean;
 }
 
 interface Flight {
@@ -64,6 +73,8 @@ interface Flight {
   resolve(result: CallToolResult | undefined): void;
   stale: boolean;
   settled: boolean;
+  joined: boolean;
+  startedAtMs: number;
 }
 
 export class ResultCache {
@@ -81,6 +92,7 @@ export class ResultCache {
     invalidated: 0,
     evicted: 0,
     refusedErrors: 0,
+    unused: 0,
   };
 
   constructor(options: ResultCacheOptions = {}) {
@@ -92,6 +104,7 @@ export class ResultCache {
       // Only evictions are counted here: our own deletes are counted where they happen, and an
       // overwrite ('set') replaces a result rather than losing one.
       dispose: (entry, _key, reason) => {
+        if (!entry.served) this.counts.unused += 1;
         if (reason !== 'evict') return;
         if (this.isExpired(entry)) this.counts.expired += 1;
         else this.counts.evicted += 1;
@@ -113,7 +126,7 @@ export class ResultCache {
    * Stores a successful result for `ttlS` seconds. Returns false, storing nothing, for an `isError`
    * result (counted), a TTL that is not positive, or a result larger than the whole bound.
    */
-  put(parts: CacheKeyParts, result: CallToolResult, ttlS: number): boolean {
+  put(parts: CacheKeyParts, result: CallToolResult, ttlS: number, costMs?: number): boolean {
     if (result.isError === true) {
       this.counts.refusedErrors += 1;
       return false;
@@ -125,7 +138,14 @@ export class ResultCache {
     const storedAtMs = this.now();
     this.entries.set(ResultCache.key(parts), {
       parts: ownCopy(parts),
-      cached: { result, storedAtMs, expiresAtMs: storedAtMs + ttlS * 1000, bytes },
+      cached: {
+        result,
+        storedAtMs,
+        expiresAtMs: storedAtMs + ttlS * 1000,
+        bytes,
+        ...(costMs === undefined ? {} : { costMs }),
+      },
+      served: false,
     });
     this.counts.stored += 1;
     return true;
@@ -145,6 +165,7 @@ export class ResultCache {
         continue;
       }
       this.counts.hits += 1;
+      entry.served = true;
       return entry.cached;
     }
     return undefined;
@@ -169,23 +190,37 @@ export class ResultCache {
     const key = ResultCache.key(parts);
     let resolve!: (result: CallToolResult | undefined) => void;
     const promise = new Promise<CallToolResult | undefined>((done) => (resolve = done));
-    const flight: Flight = { key, parts: ownCopy(parts), promise, resolve, stale: false, settled: false };
+    const flight: Flight = {
+      key,
+      parts: ownCopy(parts),
+      promise,
+      resolve,
+      stale: false,
+      settled: false,
+      joined: false,
+      startedAtMs: this.now(),
+    };
     this.flights.set(key, flight);
     this.unsettled.add(flight);
     return {
-      settle: (result, ttlS) => {
+      settle: (result, ttlS, costMs) => {
         if (flight.settled) return;
         flight.settled = true;
         this.unsettled.delete(flight);
         // Only if it is still this call's slot: a later `begin` for the key may have taken it.
         if (this.flights.get(key) === flight) this.flights.delete(key);
-        if (flight.stale || result === undefined) {
+        if (flight.stale || result === undefined || result.isError === true) {
+          this.counts.unused += 1;
+          if (result?.isError === true && !flight.stale) this.counts.refusedErrors += 1;
           flight.resolve(undefined);
           return;
         }
-        this.put(flight.parts, result, ttlS);
+        // A joined call's result has been served: stored, it may serve again, but it was not wasted.
+        const stored = this.put(flight.parts, result, ttlS, costMs);
+        if (stored && flight.joined) this.markServed(flight.key);
+        else if (!stored && !flight.joined) this.counts.unused += 1;
         // Joiners get a successful result even when it was not stored (too big, TTL 0): it is fresh now.
-        flight.resolve(result.isError === true ? undefined : result);
+        flight.resolve(result);
       },
       get stale() {
         return flight.stale;
@@ -193,30 +228,58 @@ export class ResultCache {
     };
   }
 
-  /** The live speculative call the agent's call can join (own session's first, then a session-independent one). */
-  inFlight(parts: CacheKeyParts): Promise<CallToolResult | undefined> | undefined {
+  /**
+   * The live speculative call the agent's call can join (own session's first, then a session-independent
+   * one), with the cache's time when it began; joining marks its result as served.
+   */
+  inFlight(
+    parts: CacheKeyParts,
+  ): { result: Promise<CallToolResult | undefined>; startedAtMs: number } | undefined {
     for (const key of this.keysFor(parts)) {
       const flight = this.flights.get(key);
-      if (flight !== undefined) return flight.promise;
+      if (flight === undefined) continue;
+      flight.joined = true;
+      return { result: flight.promise, startedAtMs: flight.startedAtMs };
     }
     return undefined;
   }
 
   /**
-   * Drops the entries of `tools` for `session` and the session-independent ones, and marks their
-   * calls in flight stale. With `match` (e.g. `{ key: '#12' }`) an entry survives only when its args
-   * give one of those parameters a different value; an entry whose args do not name the parameter
-   * (a list, say) may include the changed object, so it goes. Returns how many fresh entries were
-   * dropped; expired ones met on the way are dropped too and counted as expired.
+   * The session has ended: drops its own entries (not the session-independent ones), and marks its
+   * calls in flight stale, since nobody is left to be served their results.
+   */
+  dropSession(session: string): void {
+    for (const [key, entry] of [...this.entries.entries()]) {
+      if (entry.parts.session === session) this.entries.delete(key);
+    }
+    for (const flight of this.unsettled) {
+      if (!flight.stale && flight.parts.session === session) this.markStale(flight);
+    }
+  }
+
+  /** Drops every entry (those never served count as unused) and marks every call in flight stale. */
+  clear(): void {
+    this.entries.clear();
+    for (const flight of this.unsettled) this.markStale(flight);
+  }
+
+  /** Entries held now and their summed bytes. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
+  }
+
+  /**
+   * Drops the entries of `tools` in every session (a mutation changes the world, not one session's view
+   * of it) and marks their calls in flight stale. With `match` (e.g. `{ key: '#12' }`) an entry survives
+   * only when its args give one of those parameters a different value; an entry whose args do not name
+   * the parameter (a list, say) may include the changed object, so it goes. Returns how many fresh
+   * entries were dropped; expired ones met on the way are dropped too and counted as expired.
    *
    * Call it before the mutation goes upstream and again once it has answered: a speculative call
    * begun in between may have read the old state.
    */
-  invalidate(session: string | undefined, tools: readonly string[], match?: Record<string, unknown>): number {
-    const hit = (parts: CacheKeyParts): boolean =>
-      (parts.session === undefined || parts.session === session) &&
-      tools.includes(parts.tool) &&
-      matches(parts.args, match);
+  invalidate(tools: readonly string[], match?: Record<string, unknown>): number {
+    const hit = (parts: CacheKeyParts): boolean => tools.includes(parts.tool) && matches(parts.args, match);
     const doomed: string[] = [];
     for (const [key, entry] of this.entries.entries()) if (hit(entry.parts)) doomed.push(key);
     let dropped = 0;
@@ -228,15 +291,24 @@ export class ResultCache {
       this.entries.delete(key);
     }
     for (const flight of this.unsettled) {
-      if (flight.stale || !hit(flight.parts)) continue;
-      flight.stale = true;
-      // Out of the map so nobody new joins or counts it as covered, and its joiners are told now
-      // rather than when the discarded result arrives, so their real call starts sooner.
-      if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
-      flight.resolve(undefined);
+      if (!flight.stale && hit(flight.parts)) this.markStale(flight);
     }
     this.counts.invalidated += dropped;
     return dropped;
+  }
+
+  /** The call's result will be neither stored nor served. */
+  private markStale(flight: Flight): void {
+    flight.stale = true;
+    // Out of the map so nobody new joins or counts it as covered, and its joiners are told now
+    // rather than when the discarded result arrives, so their real call starts sooner.
+    if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
+    flight.resolve(undefined);
+  }
+
+  private markServed(key: string): void {
+    const entry = this.entries.peek(key);
+    if (entry !== undefined) entry.served = true;
   }
 
   private isExpired(entry: Entry): boolean {

@@ -1,4 +1,4 @@
-// Public surface of the planner area (so far its pure parts: projection, value models, ranking follow-ups).
+// Public surface of the planner area: the run-time planner, and its pure parts (projection, value models, ranking, cache).
 export {
   parseProjection,
   evaluateProjection,
@@ -17,3 +17,51 @@ export {
 } from './value-models.js';
 export { ResultCache, DEFAULT_CACHE_MAX_BYTES } from './cache.js';
 export type { CacheKeyParts, CachedResult, ResultCacheOptions, ResultCacheStats, InFlight } from './cache.js';
+export { Planner, PREFETCH_META_KEY } from './planner.js';
+export type { PlannerOptions, PlannedTools, PlannerSnapshot, ToolCaller } from './planner.js';
+export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
+export { type PlannerCounters, COUNTER_NAMES, zeroCounters } from './counters.js';
+export {
+  attachLearning,
+  SAVE_EVERY_MS,
+  type PlannerLearning,
+  type AttachLearningOptions,
+} from './persistence.js';
+export {
+  TransitionLearner,
+  rankEdgesByDivergence,
+  positionPrior,
+  DEFAULT_PRIOR_STRENGTH,
+  DEFAULT_LAG_WINDOW,
+  DEFAULT_AUTO_OFF,
+} from './learning.js';
+export type {
+  LearnerOptions,
+  LearnedEdge,
+  RankedEdge,
+  PlannedLink,
+  PlannedSet,
+  SetOutcomeStatus,
+  CallObservation,
+  AutoOffOptions,
+  AutoOffSwitch,
+} from './learning.js';
+export {
+  PlannerStateStore,
+  emptyLearnedState,
+  parseLearnedState,
+  addCounters,
+  subtractCounters,
+  mergeLearnedState,
+} from './state-file.js';
+export type {
+  LearnedState,
+  LearnedEdgeState,
+  LearnedToolState,
+  OwnPlannerState,
+  PlannerStateStoreOptions,
+} from './state-file.js';
+export { plannerStateFile, foresightDataDir, PLANNER_STATE_FILE_NAME } from './data-dir.js';
+
+/** The running server's planner counters, as a resource every client can read. */
+export const PLANNER_STATS_URI = 'foresight://planner/stats';

@@ -32,6 +32,11 @@ export interface PlanInput {
    * use the generic projection. The caller guards enricher code: a throw here propagates.
    */
   projectArgs?(link: FollowUpLink): Record<string, unknown>[] | undefined;
+  /**
+   * The probability that the agent makes the call of `link` with the argument set at `position` (0 =
+   * the link's first set): learned from what the agent did. Default: the link's probability for every set.
+   */
+  probabilityOf?(link: FollowUpLink, position: number): number;
   /** True when (tool, args) is cached and fresh or already in flight: such candidates are dropped. */
   isCovered(tool: string, canonicalArgs: string): boolean;
   settings: { probabilityFloor: number; tokenBudget: number };
@@ -43,8 +48,10 @@ export interface Candidate {
   args: Record<string, unknown>;
   /** Canonical JSON of `args` (see `canonicalJson`), for cache keys. */
   key: string;
-  /** The follow-up link's probability. */
+  /** The follow-up link's probability for this argument set (see `PlanInput.probabilityOf`). */
   probability: number;
+  /** Which of the link's argument sets this is (0 = first). */
+  position: number;
   /** probability × value weight ÷ estimatedTokens. */
   score: number;
   /** Expected size of the result in tokens (typicalKb × TOKENS_PER_KB, at least 1). */
@@ -84,11 +91,11 @@ function estimateTokens(model: ToolValueModel): number {
 }
 
 /**
- * The follow-up calls worth making now, best first. Per link with probability ≥ the floor: the first
- * MAX_ARGUMENT_SETS_PER_LINK distinct argument sets (from `projectArgs` when it returns an array, else
- * the link's projection); dropped are links to tools with no model, tools that may not run
- * speculatively, repeated (tool, arguments) pairs (the one with the higher probability stays, the
- * earlier on a tie) and pairs already covered. Ranked by score, then probability, then link order;
+ * The follow-up calls worth making now, best first. Per link: the first MAX_ARGUMENT_SETS_PER_LINK
+ * distinct argument sets (from `projectArgs` when it returns an array, else the link's projection),
+ * each kept when its probability is ≥ the floor; dropped are links to tools with no model, tools that
+ * may not run speculatively, repeated (tool, arguments) pairs (the one with the higher probability
+ * stays, the earlier on a tie) and pairs already covered. Ranked by score, then probability, then link order;
  * then taken greedily while the estimated tokens fit the budget, skipping any that do not fit.
  * Pure: no I/O, no clock.
  */
@@ -97,11 +104,11 @@ export function planFollowUps(input: PlanInput): Candidate[] {
   const byKey = new Map<string, { candidate: Candidate; order: number }>();
   let order = 0;
   for (const link of input.model.followUp) {
-    if (!(link.probability >= probabilityFloor)) continue;
+    // Without learned probabilities every set has the link's own: a link under the floor has nothing to offer.
+    if (input.probabilityOf === undefined && !(link.probability >= probabilityFloor)) continue;
     const target = input.modelOf(link.tool);
     if (target === undefined || !mayRunAhead(target)) continue;
     const estimatedTokens = estimateTokens(target);
-    const score = (link.probability * VALUE_WEIGHTS[target.valueClass]) / estimatedTokens;
     const sets = input.projectArgs?.(link) ?? projectFollowUp(input.result, link);
     const seenInLink = new Set<string>();
     for (const args of sets) {
@@ -110,13 +117,17 @@ export function planFollowUps(input: PlanInput): Candidate[] {
       if (seenInLink.size === MAX_ARGUMENT_SETS_PER_LINK) break;
       const key = canonicalJson(args);
       if (seenInLink.has(key)) continue;
+      const position = seenInLink.size;
       seenInLink.add(key);
+      const probability = input.probabilityOf?.(link, position) ?? link.probability;
+      if (!(probability >= probabilityFloor)) continue;
       const id = `${link.tool}\u0000${key}`;
       const earlier = byKey.get(id);
-      if (earlier !== undefined && earlier.candidate.probability >= link.probability) continue;
+      if (earlier !== undefined && earlier.candidate.probability >= probability) continue;
       if (input.isCovered(link.tool, key)) continue;
+      const score = (probability * VALUE_WEIGHTS[target.valueClass]) / estimatedTokens;
       byKey.set(id, {
-        candidate: { tool: link.tool, args, key, probability: link.probability, score, estimatedTokens },
+        candidate: { tool: link.tool, args, key, probability, position, score, estimatedTokens },
         order,
       });
       order += 1;

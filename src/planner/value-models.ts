@@ -43,6 +43,7 @@ function applyOverride(model: ToolValueModel, override: ToolOverride | undefined
     cost,
     ...(override.followUp === undefined ? {} : { followUp: override.followUp }),
     ...(override.invalidates === undefined ? {} : { invalidates: override.invalidates }),
+    ...(override.invalidateBy === undefined ? {} : { invalidateBy: override.invalidateBy }),
     ...(override.rateLimitHost === undefined ? {} : { rateLimitHost: override.rateLimitHost }),
     ...(override.speculate === undefined ? {} : { speculate: override.speculate }),
   };

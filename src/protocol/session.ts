@@ -18,6 +18,8 @@ import {
   UnsubscribeRequestSchema,
   type CallToolResult,
   type LoggingLevel,
+  type ReadResourceResult,
+  type Resource,
   type ServerNotification,
   type ServerRequest,
   type Tool,
@@ -29,6 +31,14 @@ export interface SessionOptions extends WireErrorOptions {
   name: string;
   version: string;
   instructions?: string;
+  /** The server's own resources (e.g. `foresight://planner/stats`), listed before the plugins'. */
+  builtinResources?: readonly BuiltinResource[];
+}
+
+/** A resource the server itself serves, read fresh on every request. */
+export interface BuiltinResource {
+  resource: Resource;
+  read(): ReadResourceResult;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -39,6 +49,8 @@ export interface ToolService {
   callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
   /** Returns the unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
+  /** Called once when the session ends. */
+  dispose?(): void;
 }
 
 const LEVELS = LoggingLevelSchema.options;
@@ -122,7 +134,10 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
       return toolCallFailure(error, name, options);
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: host.listResources() }));
+  const builtins = new Map((options.builtinResources ?? []).map((entry) => [entry.resource.uri, entry]));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [...[...builtins.values()].map((entry) => entry.resource), ...host.listResources()],
+  }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: host.listResourceTemplates(),
   }));
@@ -130,6 +145,7 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
     guard(
       `resource ${request.params.uri}`,
       async () =>
+        builtins.get(request.params.uri)?.read() ??
         options.redactResult(
           await host.readResource(
             request.params.uri,
@@ -178,11 +194,15 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
     }),
   ];
 
+  let disposed = false;
   return {
     server,
     subscriptions,
     dispose: () => {
+      if (disposed) return;
+      disposed = true;
       for (const off of detach) off();
+      tools.dispose?.();
     },
   };
 }

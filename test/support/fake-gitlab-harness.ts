@@ -85,6 +85,8 @@ export async function startGitLabRig(rig: RigOptions = {}): Promise<GitLabRig> {
 
   const logs: Record<string, unknown>[] = [];
   const connected = await connect({
+    // The request logs asserted here are the provider's own: the planner's are tested in planner-*.test.ts.
+    planner: { enabled: false },
     logger: createMemoryLogger(logs),
     plugins: [
       {

@@ -33,6 +33,8 @@ export async function startGitHubHost(options: { repo?: string } = {}): Promise<
   fake.route('GET', '/repos/:owner/:repo/milestones', { status: 200, body: [] });
   process.env[TOKEN_ENV] = TOKEN;
   const connected = await connect({
+    // The request logs asserted here are the provider's own: the planner's are tested in planner-*.test.ts.
+    planner: { enabled: false },
     plugins: [
       {
         plugin: github,

@@ -1,7 +1,13 @@
 // The github plugin's enricher: fits the unified issue and code-review tools to GitHub and to the repository's labels and milestones.
 import type { ToolEnricher, ToolSchema } from '../../enrich/index.js';
 import { PluginError } from '../../host/index.js';
-import { TRACKER_ONLY_FIELDS, projectFailedJobs, siblingTool, trackerValueModel } from '../kit/index.js';
+import {
+  TRACKER_ONLY_FIELDS,
+  canonicalizeKey,
+  projectFailedJobs,
+  siblingTool,
+  trackerValueModel,
+} from '../kit/index.js';
 import { SIDE_PARAM } from './code-review.js';
 import type { MetadataStore } from './metadata.js';
 import { GITHUB_LINK_TYPES } from './sub-issues.js';
@@ -64,6 +70,7 @@ export function createGitHubEnricher(settings: GitHubSettings, metadata: Metadat
     },
     // GitHub takes the other unified arguments as they are; the tools map them to the REST API.
     transformArgs(tool, args) {
+      canonicalizeKey(tool.name, args, '#');
       if (tool.name === 'create_merge_request_comment') lineTypeToSide(args);
     },
     valueModel: (tool) => trackerValueModel(tool, settings.apiHost),

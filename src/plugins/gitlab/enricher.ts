@@ -1,6 +1,12 @@
 // The gitlab plugin's enricher: fits the unified tools to GitLab and to the project's labels and milestones.
 import type { ToolEnricher, ToolSchema } from '../../enrich/index.js';
-import { TRACKER_ONLY_FIELDS, projectFailedJobs, siblingTool, trackerValueModel } from '../kit/index.js';
+import {
+  TRACKER_ONLY_FIELDS,
+  canonicalizeKey,
+  projectFailedJobs,
+  siblingTool,
+  trackerValueModel,
+} from '../kit/index.js';
 import { LINK_TYPES } from './issue-links.js';
 import type { MetadataStore } from './metadata.js';
 import type { GitLabSettings } from './options.js';
@@ -85,6 +91,7 @@ export function createGitLabEnricher(settings: GitLabSettings, metadata: Metadat
       fitToProject(schema, metadata, tool.name);
     },
     transformArgs(tool, args) {
+      canonicalizeKey(tool.name, args, '!');
       if (tool.name === 'link_issues' && typeof args.link_type === 'string') {
         const word = args.link_type
           .trim()

@@ -10,7 +10,7 @@ export {
   type MergeRequestToolName,
   type TrackerToolName,
 } from './tools.js';
-export { parseNumberedKey, numberedKey, type NumberedKind } from './keys.js';
+export { parseNumberedKey, numberedKey, canonicalizeKey, type NumberedKind } from './keys.js';
 export { providerError, type HttpFailure, type FailureContext } from './http-errors.js';
 export { trackerValueModel, siblingTool, projectFailedJobs } from './value-models.js';
 export { windowOfPages, MAX_PAGES_PER_CALL, type FetchedPage, type PagedWindow } from './paging.js';

@@ -1,5 +1,6 @@
 // Issue and merge-request keys in the forms people write them: "#123", "!45", "123", or the item's web URL.
 import { PluginError } from '../../host/index.js';
+import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS } from './tools.js';
 
 export type NumberedKind = 'issue' | 'merge_request';
 
@@ -35,4 +36,39 @@ export function parseNumberedKey(key: unknown, kind: NumberedKind, param = 'key'
 /** "#12" for issues and GitHub pull requests, "!12" for GitLab merge requests. */
 export function numberedKey(number: number, sigil: '#' | '!' = '#'): string {
   return `${sigil}${number}`;
+}
+
+/** Which kind of key each unified tool's `key` parameter holds; tools without one are absent. */
+function keyKindOf(tool: string): NumberedKind | undefined {
+  const issue = ISSUE_TOOLS as Record<string, { inputSchema: { properties?: object } } | undefined>;
+  const mergeRequest = MERGE_REQUEST_TOOLS as Record<
+    string,
+    { inputSchema: { properties?: object } } | undefined
+  >;
+  if (issue[tool]?.inputSchema.properties && 'key' in issue[tool].inputSchema.properties) return 'issue';
+  if (mergeRequest[tool]?.inputSchema.properties && 'key' in mergeRequest[tool].inputSchema.properties)
+    return 'merge_request';
+  return undefined;
+}
+
+/**
+ * Rewrites a unified tool's `key` into its one canonical form ("#12"; GitLab merge requests "!12"), in
+ * place. "12", 12, "#12" and the item's URL name the same item, and must look the same to the
+ * planner: its cache matches calls by their arguments, and a write drops the cached reads whose key
+ * equals its own. A key that does not parse is left for the tool to refuse in its own words.
+ */
+export function canonicalizeKey(
+  tool: string,
+  args: Record<string, unknown>,
+  mergeRequestSigil: '#' | '!',
+): void {
+  const kind = keyKindOf(tool);
+  if (kind === undefined || args.key === undefined) return;
+  let number: number;
+  try {
+    number = parseNumberedKey(args.key, kind);
+  } catch {
+    return;
+  }
+  args.key = numberedKey(number, kind === 'merge_request' ? mergeRequestSigil : '#');
 }

@@ -9,6 +9,8 @@ interface ModelSpec {
   typicalKb: number;
   /** Local names; published under the caller's prefix. */
   invalidates?: TrackerToolName[];
+  /** The call's parameters that name the one object it changes; unset = it may change any. */
+  invalidateBy?: string[];
   followUp?: (Omit<FollowUpLink, 'tool'> & { tool: TrackerToolName })[];
   freshnessTtlS?: number;
 }
@@ -35,18 +37,26 @@ const SPECS: Readonly<Record<TrackerToolName, ModelSpec>> = {
     ],
   },
   get_issue_comments: { read: true, valueClass: 'supporting', typicalKb: 6, freshnessTtlS: 60 },
-  create_issue: { read: false, valueClass: 'critical', typicalKb: 1, invalidates: ['get_issues'] },
+  // A new issue may be a parent's sub-issue, which that parent's detail lists: every detail goes.
+  create_issue: {
+    read: false,
+    valueClass: 'critical',
+    typicalKb: 1,
+    invalidates: ['get_issues', 'get_issue'],
+  },
   update_issue: {
     read: false,
     valueClass: 'critical',
     typicalKb: 1,
     invalidates: ['get_issue', 'get_issues'],
+    invalidateBy: ['key'],
   },
   add_issue_comment: {
     read: false,
     valueClass: 'supporting',
     typicalKb: 1,
-    invalidates: ['get_issue', 'get_issue_comments'],
+    invalidates: ['get_issue', 'get_issue_comments', 'get_issues'],
+    invalidateBy: ['key'],
   },
   link_issues: { read: false, valueClass: 'supporting', typicalKb: 1, invalidates: ['get_issue'] },
   get_merge_requests: {
@@ -93,12 +103,14 @@ const SPECS: Readonly<Record<TrackerToolName, ModelSpec>> = {
     valueClass: 'critical',
     typicalKb: 1,
     invalidates: ['get_merge_request', 'get_merge_requests'],
+    invalidateBy: ['key'],
   },
   create_merge_request_comment: {
     read: false,
     valueClass: 'supporting',
     typicalKb: 1,
-    invalidates: ['get_merge_request_discussions', 'get_merge_request'],
+    invalidates: ['get_merge_request_discussions', 'get_merge_request', 'get_merge_requests'],
+    invalidateBy: ['key'],
   },
   get_pipeline: {
     read: true,
@@ -131,6 +143,9 @@ export function trackerValueModel(tool: ToolRef, rateLimitHost?: string): ToolVa
     },
     followUp: (spec.followUp ?? []).map((link) => ({ ...link, tool: siblingTool(tool, link.tool) })),
     invalidates: (spec.invalidates ?? []).map((local) => siblingTool(tool, local)),
+    ...(spec.invalidateBy === undefined ? {} : { invalidateBy: spec.invalidateBy }),
+    // One token for every client session: what one session reads, another would read too.
+    sessionIndependent: true,
     ...(rateLimitHost === undefined ? {} : { rateLimitHost }),
   };
 }

@@ -36,6 +36,8 @@ export function createWorkspaceEnricher(): ToolEnricher {
         cost: { typicalKb },
         followUp: followUp ? [{ tool: sibling(tool, 'read_file'), ...followUp, projectionArg: 'path' }] : [],
         invalidates: [],
+        // One file tree for every client session.
+        sessionIndependent: true,
       };
     },
   };

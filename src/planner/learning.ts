@@ -1,0 +1,414 @@
+// Learns what the agent really calls after each tool, per session, and blends it with the follow-up graph's priors.
+import { zeroCounters } from './counters.js';
+import { MAX_ARGUMENT_SETS_PER_LINK } from './projection.js';
+import type { LearnedEdgeState, LearnedState } from './state-file.js';
+
+/**
+ * What became of one planned argument set. `dispatched`: run ahead. `suppressed`: would have run, but
+ * auto-off has speculation for the target tool switched off. `skipped`: projected but not run (below
+ * the floor, over the budget, the caps); learned from, but not part of auto-off.
+ */
+export type SetOutcomeStatus = 'dispatched' | 'suppressed' | 'skipped';
+
+export interface PlannedSet {
+  /** Canonical JSON of the set's arguments: equal strings are the same call. */
+  argsKey: string;
+  status: SetOutcomeStatus;
+}
+
+/** A follow-up link as planned after one call: its target, the graph's probability, its sets in position order. */
+export interface PlannedLink {
+  /** Published name of the target tool. */
+  to: string;
+  /** The link's probability in the follow-up graph (0–1). */
+  prior: number;
+  /** Positions 0, 1, 2; sets beyond MAX_ARGUMENT_SETS_PER_LINK are ignored. */
+  sets: readonly PlannedSet[];
+}
+
+/** Handle for one observed agent call, to attach what was planned after it. */
+export interface CallObservation {
+  readonly session: string;
+  readonly tool: string;
+}
+
+export interface AutoOffOptions {
+  /** Outcomes remembered per target tool. Default 20. */
+  window?: number;
+  /** Outcomes needed before the tool can switch either way. Default 10. */
+  minSamples?: number;
+  /** Switch off when the use rate falls below this. Default 0.1. */
+  offBelow?: number;
+  /** Switch back on when the use rate reaches this (above offBelow, so a tool does not flap). Default 0.25. */
+  onAbove?: number;
+}
+
+/** A target tool whose speculation auto-off switched off or on; for the caller to log. */
+export interface AutoOffSwitch {
+  tool: string;
+  off: boolean;
+  /** Share of the remembered outcomes the agent used. */
+  useRate: number;
+  samples: number;
+}
+
+export interface LearnerOptions {
+  /** Pseudo-observations the prior is worth (the Beta prior's α + β). Default 8. */
+  priorStrength?: number;
+  /** Later agent calls of the same session that may still use a follow-up. Default 3 (the corpus counts lags 1–3). */
+  lagWindow?: number;
+  autoOff?: AutoOffOptions;
+  /** Open windows kept per session; the oldest is closed first. Default 64. */
+  maxOpenWindowsPerSession?: number;
+  /** Sessions with open windows kept; the least recently active is ended first (a client that never said goodbye). Default 1024. */
+  maxSessions?: number;
+  /** Told when auto-off switches a tool, after the learner has updated. Default: nothing. */
+  onSwitch?(change: AutoOffSwitch): void;
+  /** Clock for `toState().savedAt`, in epoch ms. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A learned edge for display. */
+export interface LearnedEdge extends LearnedEdgeState {
+  /** Agent calls of `from`. */
+  calls: number;
+  /** followed / calls: how often the agent called `to` within the lag window after `from`; 0 with no calls. */
+  learned: number;
+}
+
+export const DEFAULT_PRIOR_STRENGTH = 8;
+export const DEFAULT_LAG_WINDOW = 3;
+export const DEFAULT_AUTO_OFF: Readonly<Required<AutoOffOptions>> = {
+  window: 20,
+  minSamples: 10,
+  offBelow: 0.1,
+  onAbove: 0.25,
+};
+
+/**
+ * The prior for the set at `position` of a link: `prior × 0.5^position`. The link's probability is
+ * taken for its likeliest set (the first); each later set counts half as likely as the one before,
+ * as an agent reads the first item of a list far more often than the third. What the agent really
+ * does then moves each position's estimate away from this start.
+ */
+export function positionPrior(prior: number, position: number): number {
+  return Math.min(1, Math.max(0, prior)) * 0.5 ** position;
+}
+
+interface ToolStats {
+  calls: number;
+  ring: boolean[];
+  off: boolean;
+}
+
+interface OpenSet extends PlannedSet {
+  position: number;
+  used: boolean;
+}
+
+/** One call's lag window: the agent calls that follow it, and what was planned after it. */
+interface Window extends CallObservation {
+  later: { tool: string; argsKey: string }[];
+  /** Target tools already counted in `followed` for this window. */
+  followedTools: Set<string>;
+  planned: { to: string; sets: OpenSet[] }[] | undefined;
+  closed: boolean;
+}
+
+function positiveInt(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function share(value: number, name: string): number {
+  if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be from 0 to 1, got ${value}`);
+  return value;
+}
+
+export class TransitionLearner {
+  private readonly priorStrength: number;
+  private readonly lagWindow: number;
+  private readonly autoOff: Readonly<Required<AutoOffOptions>>;
+  private readonly maxOpenWindows: number;
+  private readonly maxSessions: number;
+  private readonly onSwitch: (change: AutoOffSwitch) => void;
+  private readonly now: () => number;
+  private readonly tools = new Map<string, ToolStats>();
+  private readonly edgeStats = new Map<string, LearnedEdgeState>();
+  /** Open windows per session, oldest first; the map's order is the sessions' last activity. */
+  private readonly sessions = new Map<string, Window[]>();
+  private readonly windows = new WeakMap<CallObservation, Window>();
+
+  constructor(options: LearnerOptions = {}, state?: LearnedState) {
+    this.priorStrength = options.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
+    if (!(this.priorStrength > 0 && Number.isFinite(this.priorStrength)))
+      throw new RangeError(`priorStrength must be a positive number, got ${this.priorStrength}`);
+    this.lagWindow = positiveInt(options.lagWindow ?? DEFAULT_LAG_WINDOW, 'lagWindow');
+    const autoOff = { ...DEFAULT_AUTO_OFF, ...options.autoOff };
+    positiveInt(autoOff.window, 'autoOff.window');
+    positiveInt(autoOff.minSamples, 'autoOff.minSamples');
+    if (autoOff.minSamples > autoOff.window)
+      throw new RangeError(
+        `autoOff.minSamples (${autoOff.minSamples}) exceeds autoOff.window (${autoOff.window})`,
+      );
+    if (share(autoOff.offBelow, 'autoOff.offBelow') > share(autoOff.onAbove, 'autoOff.onAbove'))
+      throw new RangeError(
+        `autoOff.offBelow (${autoOff.offBelow}) exceeds autoOff.onAbove (${autoOff.onAbove})`,
+      );
+    this.autoOff = autoOff;
+    this.maxOpenWindows = positiveInt(options.maxOpenWindowsPerSession ?? 64, 'maxOpenWindowsPerSession');
+    this.maxSessions = positiveInt(options.maxSessions ?? 1024, 'maxSessions');
+    this.onSwitch = options.onSwitch ?? (() => {});
+    this.now = options.now ?? Date.now;
+    if (state !== undefined) this.restore(state);
+  }
+
+  /** The agent called `tool` with `argsKey` in `session`: counts it, feeds the session's open windows, opens one for it. */
+  observeCall(session: string, tool: string, argsKey: string): CallObservation {
+    this.toolStats(tool).calls += 1;
+    const open = this.sessions.get(session) ?? [];
+    this.sessions.delete(session); // re-inserted below: most recently active last
+    const stillOpen: Window[] = [];
+    for (const window of open) {
+      this.record(window, tool, argsKey);
+      if (window.later.length < this.lagWindow) stillOpen.push(window);
+      else this.close(window);
+    }
+    const window: Window = {
+      session,
+      tool,
+      later: [],
+      followedTools: new Set(),
+      planned: undefined,
+      closed: false,
+    };
+    stillOpen.push(window);
+    for (const oldest of stillOpen.splice(0, stillOpen.length - this.maxOpenWindows)) this.close(oldest);
+    this.sessions.set(session, stillOpen);
+    // Oldest activity first; the current session is last, so it is never the one ended.
+    for (const [oldest] of this.sessions) {
+      if (this.sessions.size <= this.maxSessions) break;
+      this.endSession(oldest);
+    }
+    const handle: CallObservation = { session, tool };
+    this.windows.set(handle, window);
+    return handle;
+  }
+
+  /**
+   * The follow-ups projected after the observed call, all of them, run or not. Calls observed since
+   * are matched now; if the window has already closed, it is accounted at once. Only the first report
+   * per observation counts.
+   */
+  observePlanned(observation: CallObservation, links: readonly PlannedLink[]): void {
+    const window = this.windows.get(observation);
+    if (window === undefined || window.planned !== undefined) return;
+    window.planned = links.map((link) => ({
+      to: link.to,
+      sets: link.sets
+        .slice(0, MAX_ARGUMENT_SETS_PER_LINK)
+        .map((set, position) => ({ argsKey: set.argsKey, status: set.status, position, used: false })),
+    }));
+    for (const link of links) this.edge(window.tool, link.to).prior = Math.min(1, Math.max(0, link.prior));
+    for (const call of window.later) this.markUsed(window, call.tool, call.argsKey);
+    if (window.closed) this.account(window);
+  }
+
+  /**
+   * Posterior mean that the agent calls `to` with the set at `position` within the lag window after
+   * `from`: (α + matched) / (α + β + offered), with α = m·k, β = (1 − m)·k, m = positionPrior(prior,
+   * position), k = priorStrength. With nothing offered yet it is m itself.
+   */
+  probability(from: string, to: string, position: number, prior: number): number {
+    const m = positionPrior(prior, position);
+    const edge = this.edgeStats.get(edgeKey(from, to));
+    const offered = edge?.offered[position] ?? 0;
+    const matched = Math.min(edge?.matched[position] ?? 0, offered);
+    return (m * this.priorStrength + matched) / (this.priorStrength + offered);
+  }
+
+  /** False while auto-off has speculation for this target tool switched off. */
+  speculationAllowed(tool: string): boolean {
+    return this.tools.get(tool)?.off !== true;
+  }
+
+  /** Closes the session's open windows, counting their outcomes, and forgets the session. */
+  endSession(session: string): void {
+    const open = this.sessions.get(session);
+    this.sessions.delete(session);
+    for (const window of open ?? []) this.close(window);
+  }
+
+  /** Open windows of a session (for tests and diagnostics). */
+  openWindows(session: string): number {
+    return this.sessions.get(session)?.length ?? 0;
+  }
+
+  /** Every learned edge, with the calls of its `from` and the learned rate. */
+  edges(): LearnedEdge[] {
+    return [...this.edgeStats.values()].map((edge) => {
+      const calls = this.tools.get(edge.from)?.calls ?? 0;
+      return { ...copyEdge(edge), calls, learned: calls > 0 ? edge.followed / calls : 0 };
+    });
+  }
+
+  /** Target tools switched off right now, with their remembered use rate. */
+  switchedOff(): { tool: string; useRate: number; samples: number }[] {
+    return [...this.tools]
+      .filter(([, stats]) => stats.off)
+      .map(([tool, stats]) => ({ tool, useRate: useRate(stats.ring), samples: stats.ring.length }));
+  }
+
+  /**
+   * Everything learned, as plain JSON. Open windows are not in it (they are counted when they close).
+   * The learner keeps no planner counters: `counters` is zero, and the store takes the real ones apart.
+   */
+  toState(): LearnedState {
+    const tools: LearnedState['tools'] = {};
+    for (const [tool, stats] of this.tools)
+      tools[tool] = {
+        calls: stats.calls,
+        ...(stats.ring.length > 0 ? { ring: [...stats.ring] } : {}),
+        ...(stats.off ? { off: true } : {}),
+      };
+    return {
+      version: 1,
+      savedAt: new Date(this.now()).toISOString(),
+      counters: zeroCounters(),
+      tools,
+      edges: [...this.edgeStats.values()].map(copyEdge),
+    };
+  }
+
+  private restore(state: LearnedState): void {
+    for (const [tool, saved] of Object.entries(state.tools))
+      this.tools.set(tool, {
+        calls: saved.calls,
+        ring: (saved.ring ?? []).slice(-this.autoOff.window),
+        off: saved.off === true,
+      });
+    for (const saved of state.edges) {
+      const edge = this.edge(saved.from, saved.to);
+      edge.prior = saved.prior;
+      edge.followed = saved.followed;
+      for (let position = 0; position < MAX_ARGUMENT_SETS_PER_LINK; position += 1) {
+        edge.offered[position] = saved.offered[position] ?? 0;
+        // A file edited by hand must not give a rate above 1.
+        edge.matched[position] = Math.min(saved.matched[position] ?? 0, edge.offered[position] ?? 0);
+      }
+    }
+  }
+
+  /** One later agent call inside `window`. */
+  private record(window: Window, tool: string, argsKey: string): void {
+    window.later.push({ tool, argsKey });
+    if (!window.followedTools.has(tool)) {
+      window.followedTools.add(tool);
+      this.edge(window.tool, tool).followed += 1;
+    }
+    this.markUsed(window, tool, argsKey);
+  }
+
+  private markUsed(window: Window, tool: string, argsKey: string): void {
+    for (const link of window.planned ?? []) {
+      if (link.to !== tool) continue;
+      for (const set of link.sets) if (set.argsKey === argsKey) set.used = true;
+    }
+  }
+
+  private close(window: Window): void {
+    window.closed = true;
+    if (window.planned !== undefined) this.account(window);
+  }
+
+  /**
+   * Counts a closed window's planned sets: offered and matched together, so matched never exceeds
+   * offered, even in a state saved while windows are open.
+   */
+  private account(window: Window): void {
+    for (const link of window.planned ?? []) {
+      const edge = this.edge(window.tool, link.to);
+      for (const set of link.sets) {
+        edge.offered[set.position] = (edge.offered[set.position] ?? 0) + 1;
+        if (set.used) edge.matched[set.position] = (edge.matched[set.position] ?? 0) + 1;
+        if (set.status !== 'skipped') this.remember(link.to, set.used);
+      }
+    }
+  }
+
+  /** One outcome in the target tool's auto-off ring, and the switch that may follow (with hysteresis). */
+  private remember(tool: string, used: boolean): void {
+    const stats = this.toolStats(tool);
+    stats.ring.push(used);
+    if (stats.ring.length > this.autoOff.window) stats.ring.shift();
+    if (stats.ring.length < this.autoOff.minSamples) return;
+    const rate = useRate(stats.ring);
+    const off = stats.off ? rate < this.autoOff.onAbove : rate < this.autoOff.offBelow;
+    if (off === stats.off) return;
+    stats.off = off;
+    this.onSwitch({ tool, off, useRate: rate, samples: stats.ring.length });
+  }
+
+  private toolStats(tool: string): ToolStats {
+    let stats = this.tools.get(tool);
+    if (stats === undefined) {
+      stats = { calls: 0, ring: [], off: false };
+      this.tools.set(tool, stats);
+    }
+    return stats;
+  }
+
+  private edge(from: string, to: string): LearnedEdgeState {
+    const key = edgeKey(from, to);
+    let edge = this.edgeStats.get(key);
+    if (edge === undefined) {
+      const zeros = () => new Array<number>(MAX_ARGUMENT_SETS_PER_LINK).fill(0);
+      edge = { from, to, prior: 0, followed: 0, offered: zeros(), matched: zeros() };
+      this.edgeStats.set(key, edge);
+    }
+    return edge;
+  }
+}
+
+function edgeKey(from: string, to: string): string {
+  return JSON.stringify([from, to]);
+}
+
+function copyEdge(edge: LearnedEdgeState): LearnedEdgeState {
+  return { ...edge, offered: [...edge.offered], matched: [...edge.matched] };
+}
+
+function useRate(ring: readonly boolean[]): number {
+  return ring.length === 0 ? 0 : ring.filter(Boolean).length / ring.length;
+}
+
+/** A learned edge with how far it strays from its prior, weighted by how much evidence there is. */
+export interface RankedEdge extends LearnedEdge {
+  /** |learned − prior| × calls / (calls + priorStrength). */
+  divergence: number;
+}
+
+/**
+ * The edges that differ most from their priors, first: |learned − prior| weighted by the confidence
+ * calls / (calls + priorStrength), so a rate seen over 3 calls does not outrank one seen over 300.
+ */
+export function rankEdgesByDivergence(
+  edges: readonly LearnedEdge[],
+  options: { limit?: number; priorStrength?: number } = {},
+): RankedEdge[] {
+  const k = options.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
+  return edges
+    .map((edge) => ({
+      ...edge,
+      divergence: (Math.abs(edge.learned - edge.prior) * edge.calls) / (edge.calls + k),
+    }))
+    .sort(
+      (a, b) =>
+        b.divergence - a.divergence ||
+        b.calls - a.calls ||
+        a.from.localeCompare(b.from) ||
+        a.to.localeCompare(b.to),
+    )
+    .slice(0, options.limit ?? 10);
+}

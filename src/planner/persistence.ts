@@ -1,0 +1,66 @@
+// Gives the planner its learner: the counts saved by earlier runs loaded at start, saved again as it runs and at close.
+import type { Logger } from '../host/index.js';
+import { TransitionLearner } from './learning.js';
+import type { Planner } from './planner.js';
+import { PlannerStateStore } from './state-file.js';
+
+/** How often the learned counts are written while the server runs. */
+export const SAVE_EVERY_MS = 60_000;
+
+export interface PlannerLearning {
+  /** The state file in use. */
+  readonly file: string;
+  /** Adds what this process counted since its last save to the state file; never rejects. */
+  save(): Promise<void>;
+  /** Stops the periodic save and saves one last time. */
+  close(): Promise<void>;
+}
+
+export interface AttachLearningOptions {
+  /** Default: the user's data dir (see `plannerStateFile`). */
+  file?: string;
+  logger: Logger;
+  saveEveryMs?: number;
+}
+
+/** Loads the saved counts, gives the planner a learner built from them, and keeps saving. */
+export async function attachLearning(
+  planner: Planner,
+  options: AttachLearningOptions,
+): Promise<PlannerLearning> {
+  const { logger } = options;
+  const store = new PlannerStateStore({
+    file: options.file,
+    onWarning: (message) => logger.warn({}, message),
+  });
+  const saved = await store.load();
+  const learner = new TransitionLearner(
+    {
+      onSwitch: (change) =>
+        logger.info(
+          { tool: change.tool, useRate: change.useRate, samples: change.samples },
+          change.off
+            ? 'planner: results run ahead for this tool keep going unused; running it ahead is off'
+            : 'planner: the agent uses this tool’s follow-ups again; running it ahead is back on',
+        ),
+    },
+    saved,
+  );
+  planner.useLearner(learner, saved?.counters);
+  logger.debug({ file: store.file, loaded: saved !== undefined }, 'planner: learning');
+  const save = () => store.save({ counters: planner.snapshot().counters, learned: learner.toState() });
+  const timer = setInterval(() => void save(), options.saveEveryMs ?? SAVE_EVERY_MS);
+  timer.unref();
+  let closing: Promise<void> | undefined;
+  return {
+    file: store.file,
+    save,
+    close: () => {
+      closing ??= (async () => {
+        clearInterval(timer);
+        await save();
+      })();
+      return closing;
+    },
+  };
+}

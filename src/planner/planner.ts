@@ -1,0 +1,562 @@
+// The planner at run time: answers agent calls from speculative results, and runs the likely next calls ahead.
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { PlannerConfig, ToolOverride } from '../config/index.js';
+import type {
+  EnrichedTool,
+  FollowUpLink,
+  PreparedCall,
+  ToolPipeline,
+  ToolValueModel,
+} from '../enrich/index.js';
+import { type CallEnvironment, type Logger, describeThrown, errors } from '../host/index.js';
+import { ResultCache, type CacheKeyParts } from './cache.js';
+import { type PlannerCounters, zeroCounters } from './counters.js';
+import { type DispatchHandle, Dispatcher } from './dispatcher.js';
+import {
+  type CallObservation,
+  type PlannedLink,
+  type RankedEdge,
+  type SetOutcomeStatus,
+  type TransitionLearner,
+  rankEdgesByDivergence,
+} from './learning.js';
+import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
+import { projectFollowUp } from './projection.js';
+import { addCounters } from './state-file.js';
+import { mayRunAhead, resolveValueModel } from './value-models.js';
+
+/** `_meta` key of a result the planner served: `{ source: 'cache' | 'in_flight', age_ms }`. */
+export const PREFETCH_META_KEY = 'foresight/prefetch';
+
+/** The host's way to run a tool: the same guarded path for the agent's calls and speculative ones. */
+export interface ToolCaller {
+  callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
+}
+
+export interface PlannerOptions {
+  pipeline: ToolPipeline;
+  host: ToolCaller;
+  settings: PlannerConfig;
+  /** `[tools."<name>"]` and `[tools."*"]`. */
+  overrides?: Readonly<Record<string, ToolOverride>>;
+  logger: Logger;
+  /** Learns what the agent really calls; without it, the value models' probabilities are used as they are. */
+  learner?: TransitionLearner;
+  /** Clock in ms for the cache and the dispatcher. Default `Date.now`. */
+  now?: () => number;
+  cacheMaxBytes?: number;
+}
+
+/** What clients of one session call: the tool list and calls, with the planner in front. */
+export interface PlannedTools {
+  listTools(): Tool[];
+  callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
+  onToolsChanged(listener: () => void): () => void;
+  /** The session has ended: its learning windows close, its own cached results go. */
+  dispose(): void;
+}
+
+export interface PlannerSnapshot {
+  enabled: boolean;
+  /** Since this process started. */
+  counters: PlannerCounters;
+  /** Including what earlier runs saved to the state file (as `counters` when nothing is learned). */
+  allTime: PlannerCounters;
+  inFlight: number;
+  queued: number;
+  cache: { entries: number; bytes: number };
+  /** Target tools auto-off has switched off, with the use rate of their recent results. */
+  switchedOff: { tool: string; useRate: number; samples: number }[];
+  /** The learned edges that differ most from their priors (at most 10). */
+  edges: RankedEdge[];
+}
+
+interface ModelMemo {
+  model: ToolValueModel;
+}
+
+/** One projected argument set, mapped and validated for its tool. */
+interface PreparedSet {
+  prepared: PreparedCall;
+  /** Canonical JSON of the arguments the plugin receives: cache key and learning key. */
+  argsKey: string;
+}
+
+interface QueuedCall {
+  handle: DispatchHandle;
+  session: string;
+  tool: string;
+}
+
+interface Served {
+  source: 'cache' | 'in_flight';
+  ageMs: number;
+}
+
+export class Planner {
+  private readonly cache: ResultCache;
+  private readonly dispatcher: Dispatcher;
+  private readonly now: () => number;
+  private readonly counts: PlannerCounters = zeroCounters();
+  private readonly models = new WeakMap<EnrichedTool, ModelMemo>();
+  /** Jobs waiting for a slot, by cache key: covered for planning, cancelled when the agent calls first. */
+  private readonly queued = new Map<string, QueuedCall>();
+  /** Aborts speculative calls still running when the planner closes. */
+  private readonly closing = new AbortController();
+  private closed = false;
+  private learner: TransitionLearner | undefined;
+  /** Counters saved by earlier runs. */
+  private earlier: PlannerCounters | undefined;
+
+  constructor(private readonly options: PlannerOptions) {
+    this.learner = options.learner;
+    this.now = options.now ?? Date.now;
+    this.cache = new ResultCache({ now: this.now, maxBytes: options.cacheMaxBytes });
+    this.dispatcher = new Dispatcher({
+      maxInFlight: options.settings.maxInFlight,
+      perHostInFlight: options.settings.perHostInFlight,
+      thinkWindowMs: options.settings.thinkWindowS * 1000,
+      now: this.now,
+    });
+  }
+
+  get enabled(): boolean {
+    return this.options.settings.enabled;
+  }
+
+  /** Starts learning from what the agent does (e.g. once its saved counts have loaded). */
+  useLearner(learner: TransitionLearner, earlier?: PlannerCounters): void {
+    this.learner = learner;
+    this.earlier = earlier;
+  }
+
+  /** A new client session's view of the tools. */
+  openSession(): PlannedTools {
+    const { pipeline } = this.options;
+    const session = randomUUID();
+    const base = {
+      listTools: () => pipeline.listTools(),
+      onToolsChanged: (listener: () => void) => pipeline.onToolsChanged(listener),
+    };
+    if (!this.enabled) {
+      return {
+        ...base,
+        callTool: (name, args, env) => pipeline.callTool(name, args, env),
+        dispose: () => {},
+      };
+    }
+    return {
+      ...base,
+      callTool: (name, args, env) => this.callTool(session, name, args, env),
+      dispose: () => this.endSession(session),
+    };
+  }
+
+  /** The value model of a listed tool, or undefined for a tool that is not listed. */
+  modelOf(name: string): ToolValueModel | undefined {
+    const enriched = this.options.pipeline.listed(name);
+    return enriched && this.modelFor(enriched);
+  }
+
+  snapshot(): PlannerSnapshot {
+    const cache = this.cache.stats;
+    const counters: PlannerCounters = {
+      ...this.counts,
+      wasted: cache.unused,
+      expired: cache.expired,
+      invalidated: this.counts.invalidated + cache.invalidated,
+    };
+    return {
+      enabled: this.enabled,
+      counters,
+      allTime: this.earlier ? addCounters(this.earlier, counters) : counters,
+      inFlight: this.dispatcher.inFlight,
+      queued: this.dispatcher.queued,
+      cache: this.cache.size,
+      switchedOff: this.learner?.switchedOff() ?? [],
+      edges: this.learner ? rankEdgesByDivergence(this.learner.edges()) : [],
+    };
+  }
+
+  /** Stops planning: queued calls are dropped, running ones aborted, results left unserved count as wasted. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.dispatcher.close();
+    this.queued.clear();
+    this.closing.abort(errors.shuttingDown('speculative calls'));
+    this.cache.clear();
+  }
+
+  private async callTool(
+    session: string,
+    name: string,
+    args: Record<string, unknown>,
+    env: CallEnvironment | undefined,
+  ): Promise<CallToolResult> {
+    const { pipeline, host } = this.options;
+    const prepared = pipeline.prepare(name, args);
+    const model = this.modelFor(prepared.enriched);
+    const argsKey = canonicalJson(prepared.args);
+    const observation = this.learner?.observeCall(session, name, argsKey);
+    if (writes(model)) return this.mutate(prepared, model, env);
+
+    const parts: CacheKeyParts = { session, tool: name, args: prepared.args };
+    this.cancelQueued(parts);
+    let served: Served | undefined;
+    let raw: CallToolResult | undefined;
+    const cached = this.cache.get(parts);
+    if (cached) {
+      raw = cached.result;
+      served = { source: 'cache', ageMs: this.now() - cached.storedAtMs };
+      this.counts.hits += 1;
+      this.counts.latencySavedMs += cached.costMs ?? 0;
+    } else {
+      const flight = this.cache.inFlight(parts);
+      if (flight) {
+        const joinedAtMs = this.now();
+        raw = await untilCancelled(flight.result, env?.signal, name);
+        if (raw) {
+          served = { source: 'in_flight', ageMs: 0 };
+          this.counts.joins += 1;
+          this.counts.latencySavedMs += joinedAtMs - flight.startedAtMs;
+        }
+      }
+    }
+    if (served) this.options.logger.debug({ tool: name, ...served }, 'planner: served a speculative result');
+    // A shared result must not be changed by the result hooks of this call.
+    raw = served && raw ? structuredClone(raw) : await host.callTool(name, prepared.args, env);
+    const answer = pipeline.finish(prepared, raw);
+    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation);
+    return served ? withPrefetchMeta(answer, served) : answer;
+  }
+
+  /** A call that may change what tools read: what it makes stale goes before it runs and again after it answered. */
+  private async mutate(
+    prepared: PreparedCall,
+    model: ToolValueModel,
+    env: CallEnvironment | undefined,
+  ): Promise<CallToolResult> {
+    const { pipeline, host } = this.options;
+    const { ref } = prepared.enriched;
+    // A write that does not say what it touches may touch anything of its plugin.
+    const tools = model.invalidates.length > 0 ? model.invalidates : pipeline.listedOf(ref.plugin);
+    const match = matchOf(model.invalidateBy, prepared.args);
+    const invalidate = () => {
+      this.cache.invalidate(tools, match);
+      // Not yet begun, so invalidate cannot mark them: they would read the old state or race the write.
+      for (const [key, job] of this.queued) {
+        if (tools.includes(job.tool) && job.handle.cancel()) {
+          this.queued.delete(key);
+          this.counts.dropped += 1;
+        }
+      }
+    };
+    invalidate();
+    try {
+      return pipeline.finish(prepared, await host.callTool(ref.published, prepared.args, env));
+    } finally {
+      // A speculative call begun while this one ran may have read the old state.
+      invalidate();
+    }
+  }
+
+  private schedulePlan(
+    session: string,
+    prepared: PreparedCall,
+    model: ToolValueModel,
+    raw: CallToolResult,
+    observation: CallObservation | undefined,
+  ): void {
+    if (model.followUp.length === 0 && observation === undefined) return;
+    // After the answer has gone out: planning never delays the agent's own call.
+    setImmediate(() => {
+      try {
+        this.plan(session, prepared.enriched, model, raw, observation);
+      } catch (error) {
+        this.options.logger.warn(
+          { tool: prepared.enriched.ref.published, err: describeThrown(error) },
+          'planner: planning follow-ups failed',
+        );
+      }
+    });
+  }
+
+  private plan(
+    session: string,
+    from: EnrichedTool,
+    model: ToolValueModel,
+    raw: CallToolResult,
+    observation: CallObservation | undefined,
+  ): void {
+    if (this.closed) return;
+    const { settings } = this.options;
+    const learner = this.learner;
+    const published = from.ref.published;
+    // Each link's argument sets that map and validate for its tool, in projection order, by the
+    // canonical JSON of the agent-side arguments (what planFollowUps keys candidates by).
+    const setsOf = new Map<FollowUpLink, Map<string, PreparedSet>>();
+    const byCandidate = new Map<string, PreparedSet>();
+    for (const link of model.followUp) {
+      const sets = new Map<string, PreparedSet>();
+      for (const args of this.projectArgs(from, raw, link)) {
+        const key = canonicalJson(args);
+        const set = sets.get(key) ?? this.prepareSet(link.tool, args);
+        if (!set) continue;
+        sets.set(key, set);
+        byCandidate.set(`${link.tool}\u0000${key}`, set);
+      }
+      setsOf.set(link, sets);
+    }
+    const candidates = planFollowUps({
+      tool: published,
+      result: raw,
+      model,
+      modelOf: (tool) => this.modelOf(tool),
+      projectArgs: (link) =>
+        [...(setsOf.get(link)?.keys() ?? [])].map((key) => JSON.parse(key) as Record<string, unknown>),
+      probabilityOf: learner
+        ? (link, position) => learner.probability(published, link.tool, position, link.probability)
+        : undefined,
+      isCovered: (tool, key) => {
+        const set = byCandidate.get(`${tool}\u0000${key}`);
+        return set === undefined || this.isCovered(session, tool, set);
+      },
+      settings: { probabilityFloor: settings.probabilityFloor, tokenBudget: settings.tokenBudget },
+    });
+    const statuses = new Map<string, SetOutcomeStatus>();
+    for (const candidate of candidates) {
+      const id = `${candidate.tool}\u0000${candidate.key}`;
+      const set = byCandidate.get(id);
+      if (!set) continue;
+      const allowed = learner?.speculationAllowed(candidate.tool) ?? true;
+      statuses.set(id, allowed ? 'dispatched' : 'suppressed');
+      if (allowed) this.dispatch(session, candidate, set);
+    }
+    if (learner && observation !== undefined) {
+      const links: PlannedLink[] = [...setsOf].map(([link, sets]) => ({
+        to: link.tool,
+        prior: link.probability,
+        sets: [...sets].map(([key, set]) => ({
+          argsKey: set.argsKey,
+          status: statuses.get(`${link.tool}\u0000${key}`) ?? 'skipped',
+        })),
+      }));
+      learner.observePlanned(observation, links);
+    }
+  }
+
+  private dispatch(session: string, candidate: Candidate, set: PreparedSet): void {
+    const { prepared } = set;
+    const model = this.modelFor(prepared.enriched);
+    const parts = this.partsFor(session, candidate.tool, set, model);
+    const key = ResultCache.key(parts);
+    const host = this.rateLimitHost(prepared) ?? model.rateLimitHost;
+    const ttlS = model.cost.freshnessTtlS ?? this.options.settings.defaultTtlS;
+    const handle = this.dispatcher.submit({
+      host,
+      run: async () => {
+        this.queued.delete(key);
+        if (this.closed || this.cache.covers(parts)) return;
+        this.counts.dispatched += 1;
+        this.options.logger.debug({ tool: candidate.tool, args: candidate.args }, 'planner: dispatched');
+        const flight = this.cache.begin(parts);
+        const startedAtMs = this.now();
+        let result: CallToolResult | undefined;
+        try {
+          result = await this.options.host.callTool(candidate.tool, prepared.args, {
+            speculative: true,
+            signal: this.closing.signal,
+          });
+        } catch (error) {
+          this.options.logger.debug(
+            { tool: candidate.tool, err: describeThrown(error) },
+            'planner: speculative call failed',
+          );
+        }
+        if (result === undefined || result.isError === true) this.counts.failed += 1;
+        flight.settle(result, ttlS, this.now() - startedAtMs);
+        if (flight.stale) this.counts.invalidated += 1;
+      },
+      drop: () => {
+        this.queued.delete(key);
+        this.counts.dropped += 1;
+      },
+    });
+    if (this.dispatcher.isQueued(handle)) this.queued.set(key, { handle, session, tool: candidate.tool });
+  }
+
+  /** The agent is making this call itself: a speculative one still waiting for a slot is not needed. */
+  private cancelQueued(parts: CacheKeyParts): void {
+    for (const key of [ResultCache.key(parts), ResultCache.key({ ...parts, session: undefined })]) {
+      if (this.queued.get(key)?.handle.cancel()) this.queued.delete(key);
+    }
+  }
+
+  private isCovered(session: string, tool: string, set: PreparedSet): boolean {
+    const model = this.modelOf(tool);
+    if (!model) return true;
+    const parts = this.partsFor(session, tool, set, model);
+    return this.queued.has(ResultCache.key(parts)) || this.cache.covers({ ...parts, session });
+  }
+
+  private partsFor(session: string, tool: string, set: PreparedSet, model: ToolValueModel): CacheKeyParts {
+    return {
+      session: model.sessionIndependent === true ? undefined : session,
+      tool,
+      args: set.prepared.args,
+    };
+  }
+
+  private prepareSet(tool: string, args: Record<string, unknown>): PreparedSet | undefined {
+    try {
+      const prepared = this.options.pipeline.prepare(tool, args);
+      return { prepared, argsKey: canonicalJson(prepared.args) };
+    } catch (error) {
+      this.options.logger.debug(
+        { tool, args, err: describeThrown(error) },
+        'planner: a projected follow-up does not fit its tool; skipped',
+      );
+      return undefined;
+    }
+  }
+
+  private endSession(session: string): void {
+    this.learner?.endSession(session);
+    this.cache.dropSession(session);
+    for (const [key, job] of this.queued) {
+      if (job.session === session && job.handle.cancel()) this.queued.delete(key);
+    }
+  }
+
+  private modelFor(enriched: EnrichedTool): ToolValueModel {
+    let memo = this.models.get(enriched);
+    if (!memo) {
+      const overrides = this.options.overrides ?? {};
+      memo = {
+        model: resolveValueModel({
+          annotations: enriched.tool.annotations,
+          fromEnricher: this.enricherModel(enriched),
+          wildcard: overrides['*'],
+          named: overrides[enriched.ref.published],
+        }),
+      };
+      this.models.set(enriched, memo);
+    }
+    return memo.model;
+  }
+
+  /** The first model an enricher of the tool's chain gives; an enricher that throws is skipped (logged). */
+  private enricherModel(enriched: EnrichedTool): ToolValueModel | undefined {
+    for (const link of enriched.links) {
+      if (!link.enricher.valueModel) continue;
+      try {
+        const model = link.enricher.valueModel(enriched.ref);
+        if (model) return model;
+      } catch (error) {
+        this.options.logger.warn(
+          { enricher: link.label, tool: enriched.ref.published, err: describeThrown(error) },
+          'planner: valueModel() threw; the tool gets the default model',
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /** Argument sets from the first enricher that projects this link itself, else the link's projection. */
+  private projectArgs(
+    from: EnrichedTool,
+    raw: CallToolResult,
+    link: FollowUpLink,
+  ): Record<string, unknown>[] {
+    for (const chainLink of from.links) {
+      if (!chainLink.enricher.projectArgs) continue;
+      try {
+        const sets = chainLink.enricher.projectArgs(from.ref, raw, link);
+        if (Array.isArray(sets)) return sets;
+      } catch (error) {
+        this.options.logger.warn(
+          { enricher: chainLink.label, tool: from.ref.published, err: describeThrown(error) },
+          'planner: projectArgs() threw; the link is not run ahead this time',
+        );
+        return [];
+      }
+    }
+    try {
+      return projectFollowUp(raw, link);
+    } catch (error) {
+      this.options.logger.warn(
+        { tool: from.ref.published, link: link.tool, err: describeThrown(error) },
+        'planner: the link’s projection failed',
+      );
+      return [];
+    }
+  }
+
+  private rateLimitHost(prepared: PreparedCall): string | undefined {
+    for (const link of prepared.enriched.links) {
+      if (!link.enricher.rateLimitHost) continue;
+      try {
+        const host = link.enricher.rateLimitHost(prepared.enriched.ref, prepared.args);
+        if (typeof host === 'string') return host;
+      } catch (error) {
+        this.options.logger.warn(
+          { enricher: link.label, err: describeThrown(error) },
+          'planner: rateLimitHost() threw; the global cap applies alone',
+        );
+      }
+    }
+    return undefined;
+  }
+}
+
+/** True for a call that may change what other calls read: it invalidates, and is never served from the cache. */
+function writes(model: ToolValueModel): boolean {
+  return !mayRunAhead(model) && model.sideEffect !== 'pure' && model.sideEffect !== 'read_only';
+}
+
+/** The mutation's values of its identifying parameters, or undefined (= every entry of the tools goes). */
+function matchOf(
+  names: readonly string[] | undefined,
+  args: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  if (names === undefined || names.length === 0) return undefined;
+  const match: Record<string, unknown> = {};
+  for (const name of names) {
+    // A parameter the call leaves out says nothing about what it changes: drop every entry.
+    if (!Object.hasOwn(args, name)) return undefined;
+    match[name] = args[name];
+  }
+  return match;
+}
+
+function withPrefetchMeta(result: CallToolResult, served: Served): CallToolResult {
+  return {
+    ...result,
+    _meta: {
+      ...result._meta,
+      [PREFETCH_META_KEY]: { source: served.source, age_ms: Math.max(0, Math.round(served.ageMs)) },
+    },
+  };
+}
+
+/** Waits for the joined call, unless the agent cancels its own call first. */
+function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal | undefined, tool: string): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(errors.cancelled(`tool "${tool}"`));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(errors.cancelled(`tool "${tool}"`));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
