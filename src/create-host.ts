@@ -169,6 +169,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       for (const extra of options.plugins ?? [])
         plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
       await plugins.start();
+      if (plannerSettings.enabled)
+        for (const problem of planner.modelProblems()) logger.warn({}, `planner: ${problem}`);
       if (plannerSettings.enabled && plannerSettings.learning)
         learning = await attachLearning(planner, { file: plannerSettings.stateFile, logger });
       // Off the start-up path, before the first call is likely to arrive.

@@ -387,6 +387,36 @@ describe('planner: configuration and stats', () => {
     expect(c.host.planner.modelOf('rec__touch')?.sideEffect).toBe('indeterminate');
   });
 
+  it('warns at start of [tools] blocks, links and invalidations that name no listed tool', async () => {
+    const records: Record<string, unknown>[] = [];
+    const config = parseConfig(
+      [
+        '[tools."rec__nope"]',
+        'speculate = true',
+        '[tools."rec__list"]',
+        'follow_up = [{ tool = "rec__missing", probability = 0.9 }]',
+        '[tools."rec__put"]',
+        'invalidates = ["rec__gone"]',
+      ].join('\n'),
+      '/proj/foresight.toml',
+      '/proj',
+    );
+    connected = await connect({
+      config,
+      logger: createMemoryLogger(records),
+      plugins: [{ plugin: recordsPlugin().plugin }],
+      planner: { enabled: true, learning: false },
+    });
+    const problems = [
+      '[tools."rec__nope"] names no listed tool, so it applies to nothing',
+      'a follow-up of rec__list names rec__missing, which is not listed; it never runs ahead',
+      'rec__put invalidates rec__gone, which is not listed',
+    ];
+    expect(connected.host.planner.modelProblems()).toEqual(problems);
+    const warnings = records.filter((record) => record.level === 'warn').map((record) => record.msg);
+    expect(warnings).toEqual(problems.map((problem) => `planner: ${problem}`));
+  });
+
   it('serves its counters as foresight://planner/stats', async () => {
     const rec = withModels();
     const c = await start(rec);

@@ -166,6 +166,7 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
     const unlisted = host.tools.unlisted();
     for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
       process.stdout.write(`note  ${message}\n`);
+    for (const problem of host.planner.modelProblems()) process.stdout.write(`warn  planner: ${problem}\n`);
     const failed = unlisted.filter((u) => u.reason === 'failed');
     for (const { message } of failed) process.stdout.write(`fail  ${message}\n`);
     // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.

@@ -159,6 +159,33 @@ export class Planner {
     return enriched && this.modelFor(enriched);
   }
 
+  /**
+   * Mistakes in the value models that only show once tools are listed: a `[tools."…"]` block naming no
+   * listed tool, and follow-up links or invalidations naming one. Each is one sentence.
+   */
+  modelProblems(): string[] {
+    const listed = new Set(this.options.pipeline.listTools().map((tool) => tool.name));
+    const problems: string[] = [];
+    for (const name of Object.keys(this.options.overrides ?? {})) {
+      if (name !== '*' && !listed.has(name))
+        problems.push(`[tools."${name}"] names no listed tool, so it applies to nothing`);
+    }
+    for (const name of listed) {
+      const model = this.modelOf(name);
+      if (!model) continue;
+      for (const link of model.followUp) {
+        if (!listed.has(link.tool))
+          problems.push(
+            `a follow-up of ${name} names ${link.tool}, which is not listed; it never runs ahead`,
+          );
+      }
+      for (const tool of model.invalidates) {
+        if (!listed.has(tool)) problems.push(`${name} invalidates ${tool}, which is not listed`);
+      }
+    }
+    return problems;
+  }
+
   snapshot(): PlannerSnapshot {
     const cache = this.cache.stats;
     const counters: PlannerCounters = {
