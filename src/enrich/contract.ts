@@ -130,6 +130,13 @@ export interface ToolEnricher {
   ): Record<string, unknown>[] | undefined;
   rateLimitHost?(tool: ToolRef, args: Record<string, unknown>): string | undefined;
   /**
+   * For a result the planner fetched ahead, from a call with these (plugin-side) arguments that began
+   * at `fetchedAtMs` (epoch ms): false when what it read may have changed since (say, a file edited
+   * outside Foresight), and the agent's call then goes upstream. Keep it quick and synchronous: a stat,
+   * not a read. Without it, a result is fresh until its TTL ends or a write invalidates it.
+   */
+  isFresh?(tool: ToolRef, args: Readonly<Record<string, unknown>>, fetchedAtMs: number): boolean;
+  /**
    * Called once when the host registers the enricher. Call `changed()` whenever what `enrichSchema`
    * would produce changes (new metadata): the host rebuilds the enriched list and tells clients if
    * the tools they see changed.

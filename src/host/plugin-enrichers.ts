@@ -6,7 +6,14 @@ import { runInPluginScope } from './isolation.js';
 import type { Mount } from './mount.js';
 
 const METHODS = ['supportedCategories', 'enrichSchema', 'transformArgs'] as const;
-const OPTIONAL_METHODS = ['transformResult', 'valueModel', 'projectArgs', 'rateLimitHost', 'watch'] as const;
+const OPTIONAL_METHODS = [
+  'transformResult',
+  'valueModel',
+  'projectArgs',
+  'rateLimitHost',
+  'isFresh',
+  'watch',
+] as const;
 
 /** An enricher's own name, else its class name, else its place in the plugin's list. */
 export function enricherName(enricher: ToolEnricher, index: number): string {

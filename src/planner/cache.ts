@@ -153,15 +153,22 @@ export class ResultCache {
 
   /**
    * A fresh entry for the caller's session, else a fresh session-independent one, else undefined.
-   * Expired entries met on the way are dropped and counted. Treat the result as read-only: it is shared.
+   * Expired entries met on the way are dropped and counted, and so are those `stillFresh` refuses
+   * (counted as invalidated). Treat the result as read-only: it is shared.
    */
-  get(parts: CacheKeyParts): CachedResult | undefined {
+  get(parts: CacheKeyParts, stillFresh?: (cached: CachedResult) => boolean): CachedResult | undefined {
     for (const key of this.keysFor(parts)) {
       const entry = this.entries.get(key);
       if (entry === undefined) continue;
       if (this.isExpired(entry)) {
         this.entries.delete(key);
         this.counts.expired += 1;
+        continue;
+      }
+      // What it read has changed since (the plugin says so): as good as invalidated.
+      if (stillFresh && !stillFresh(entry.cached)) {
+        this.entries.delete(key);
+        this.counts.invalidated += 1;
         continue;
       }
       this.counts.hits += 1;

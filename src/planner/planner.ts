@@ -10,7 +10,7 @@ import type {
   ToolValueModel,
 } from '../enrich/index.js';
 import { type CallEnvironment, type Logger, describeThrown, errors } from '../host/index.js';
-import { ResultCache, type CacheKeyParts } from './cache.js';
+import { ResultCache, type CacheKeyParts, type CachedResult } from './cache.js';
 import { type PlannerCounters, zeroCounters } from './counters.js';
 import { type DispatchHandle, Dispatcher } from './dispatcher.js';
 import {
@@ -233,7 +233,7 @@ export class Planner {
     this.cancelQueued(parts);
     let served: Served | undefined;
     let raw: CallToolResult | undefined;
-    const cached = this.cache.get(parts);
+    const cached = this.cache.get(parts, (entry) => this.stillFresh(prepared, entry));
     if (cached) {
       raw = cached.result;
       served = { source: 'cache', ageMs: this.now() - cached.storedAtMs };
@@ -519,6 +519,24 @@ export class Planner {
       );
       return [];
     }
+  }
+
+  /** False when an enricher of the tool says what the cached result read has changed since. */
+  private stillFresh(prepared: PreparedCall, entry: CachedResult): boolean {
+    const fetchedAtMs = entry.storedAtMs - (entry.costMs ?? 0);
+    for (const link of prepared.enriched.links) {
+      if (!link.enricher.isFresh) continue;
+      try {
+        if (!link.enricher.isFresh(prepared.enriched.ref, prepared.args, fetchedAtMs)) return false;
+      } catch (error) {
+        this.options.logger.warn(
+          { enricher: link.label, err: describeThrown(error) },
+          'planner: isFresh() threw; the cached result is not served',
+        );
+        return false;
+      }
+    }
+    return true;
   }
 
   private rateLimitHost(prepared: PreparedCall): string | undefined {

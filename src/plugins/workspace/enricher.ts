@@ -1,5 +1,8 @@
 // The workspace plugin's enricher: serves the `workspace` category, and gives the planner each tool's value model.
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { ToolEnricher, ToolRef, ToolValueModel } from '../../enrich/index.js';
+import { type WorkspaceRoot, normalizeRel } from './paths.js';
 
 /**
  * The read_file follow-up of a search: where the result's paths are, and how often an agent reads a file
@@ -19,7 +22,34 @@ function sibling(tool: ToolRef, local: string): string {
   return `${tool.published.slice(0, tool.published.length - tool.name.length)}${local}`;
 }
 
-export function createWorkspaceEnricher(): ToolEnricher {
+/**
+ * How much older than the read a file's times must be for the read to have seen its content. The
+ * kernel stamps files from a clock that advances once per tick (a few ms), so a write just after the
+ * read began can carry a time just before it; file systems that keep whole seconds (FAT keeps two)
+ * are further off.
+ */
+function timestampSlackMs(timeMs: number): number {
+  return timeMs % 1000 === 0 ? 2_000 : 50;
+}
+
+/**
+ * True when the file `read_file` read has not changed since `fetchedAtMs`: its mtime and ctime (which
+ * a rename over it also moves) are older than the read, by more than the timestamps' granularity.
+ * The agent edits files with its own tools, outside Foresight, so no write here could invalidate them.
+ */
+function fileUnchangedSince(root: WorkspaceRoot, input: unknown, fetchedAtMs: number): boolean {
+  if (typeof input !== 'string') return false;
+  try {
+    const stats = statSync(path.join(root.real, normalizeRel(input)));
+    const changedAtMs = Math.max(stats.mtimeMs, stats.ctimeMs);
+    return changedAtMs + timestampSlackMs(changedAtMs) < fetchedAtMs;
+  } catch {
+    // Gone, or not a path we serve: the real call says what it is.
+    return false;
+  }
+}
+
+export function createWorkspaceEnricher(root: WorkspaceRoot): ToolEnricher {
   return {
     name: 'workspace',
     supportedCategories: () => ['workspace'],
@@ -40,5 +70,8 @@ export function createWorkspaceEnricher(): ToolEnricher {
         sessionIndependent: true,
       };
     },
+    // Only read_file is ever a follow-up; a listing run ahead would need a walk to check, so its TTL rules.
+    isFresh: (tool, args, fetchedAtMs) =>
+      tool.name !== 'read_file' || fileUnchangedSince(root, args.path, fetchedAtMs),
   };
 }

@@ -19,7 +19,7 @@ export async function createWorkspaceProvider(options: WorkspaceOptions): Promis
   };
   const tools = [createGlobTool(ws), createGrepTool(ws), createReadFileTool(ws), createListDirectoryTool(ws)];
   const byName = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
-  const enricher = createWorkspaceEnricher();
+  const enricher = createWorkspaceEnricher(ws.root);
   return {
     enrichers: () => [enricher],
     tools: () => tools.map((tool) => tool.descriptor),
