@@ -172,7 +172,14 @@ const SPECULATIVE = [
 
 describe('planner over the gitlab plugin', () => {
   it('serves a prefetched discussion list from the cache, and goes upstream again after a comment', async () => {
-    rig = await startRig({ enabled: true, tokenBudget: ALL_SIX_TOKENS, maxInFlight: 4, perHostInFlight: 2 });
+    // A low floor: the third set of a link counts 0.3 × 0.5² = 0.075 likely by the prior.
+    rig = await startRig({
+      enabled: true,
+      tokenBudget: ALL_SIX_TOKENS,
+      probabilityFloor: 0.05,
+      maxInFlight: 4,
+      perHostInFlight: 2,
+    });
     const { host } = rig.connected;
 
     const list = await rig.call('get_merge_requests');
@@ -195,26 +202,29 @@ describe('planner over the gitlab plugin', () => {
     const served = await rig.call('get_merge_request_discussions', { key: '!45' });
     expect(served._meta?.[PREFETCH_META_KEY]).toMatchObject({ source: 'cache' });
     expect(comments(served)).toEqual(['first on !45']);
-    expect(rig.mergeRequestLog()).toEqual(afterList);
-    expect(host.planner.snapshot().counters).toMatchObject({ dispatched: 6, hits: 1, joins: 0, failed: 0 });
+    // The agent works through the list: the threads of the next one not yet run ahead (!42) follow.
+    await settled(host, 7);
+    const afterServed = [...afterList, 'GET /42/discussions'];
+    expect(rig.mergeRequestLog()).toEqual(afterServed);
+    expect(host.planner.snapshot().counters).toMatchObject({ dispatched: 7, hits: 1, joins: 0, failed: 0 });
 
     const posted = await rig.call('create_merge_request_comment', { key: '!45', body: 'Looks good now' });
     expect(posted.isError).toBeUndefined();
-    expect(rig.mergeRequestLog()).toEqual([...afterList, 'POST /45/notes']);
+    expect(rig.mergeRequestLog()).toEqual([...afterServed, 'POST /45/notes']);
 
     const fresh = await rig.call('get_merge_request_discussions', { key: '!45' });
     expect(fresh._meta?.[PREFETCH_META_KEY]).toBeUndefined();
     expect(comments(fresh)).toEqual(['first on !45', 'Looks good now']);
-    expect(rig.mergeRequestLog()).toEqual([...afterList, 'POST /45/notes', 'GET /45/discussions']);
+    expect(rig.mergeRequestLog()).toEqual([...afterServed, 'POST /45/notes', 'GET /45/discussions']);
 
     // Another merge request's prefetched threads were not touched by a comment on !45.
     const other = await rig.call('get_merge_request_discussions', { key: '!44' });
     expect(other._meta?.[PREFETCH_META_KEY]).toMatchObject({ source: 'cache' });
-    expect(rig.mergeRequestLog()).toHaveLength(afterList.length + 2);
+    expect(rig.mergeRequestLog()).toHaveLength(afterServed.length + 2);
 
     const counters = host.planner.snapshot().counters;
     expect(counters).toMatchObject({
-      dispatched: 6,
+      dispatched: 7,
       hits: 2,
       joins: 0,
       invalidated: 1,
@@ -224,14 +234,21 @@ describe('planner over the gitlab plugin', () => {
     // No write but the agent's own comment ever went upstream.
     expect(rig.fake.requests.filter((r) => r.method !== 'GET').map(short)).toEqual(['POST /45/notes']);
 
-    // The four prefetched results nobody asked for count as wasted when the planner closes.
+    // The five prefetched results nobody asked for count as wasted when the planner closes.
     await rig.close();
     rig = undefined;
-    expect(host.planner.snapshot().counters.wasted).toBe(4);
+    expect(host.planner.snapshot().counters.wasted).toBe(5);
   });
 
   it('holds speculative calls to the per-host cap and queues the rest', async () => {
-    rig = await startRig({ enabled: true, tokenBudget: ALL_SIX_TOKENS, maxInFlight: 4, perHostInFlight: 2 });
+    // A low floor: the third set of a link counts 0.3 × 0.5² = 0.075 likely by the prior.
+    rig = await startRig({
+      enabled: true,
+      tokenBudget: ALL_SIX_TOKENS,
+      probabilityFloor: 0.05,
+      maxInFlight: 4,
+      perHostInFlight: 2,
+    });
     const { host } = rig.connected;
     const gates = [45, 44, 43].map((iid) => rig?.gateDiscussions(iid));
 

@@ -146,6 +146,34 @@ describe('planner: serving the agent from speculative calls', () => {
     expect(c.host.planner.snapshot().counters).toMatchObject({ hits: 0, expired: 1 });
   });
 
+  it('follows the agent through a long listing: each item it reads runs the next ones ahead', async () => {
+    const rec = withModels({ size: 9 });
+    const c = await start(rec);
+    await call(c.client, 'rec__list');
+    await settled(c, 3);
+    expect(prefetch(await call(c.client, 'rec__get', { key: 'r1' }))).toMatchObject({ source: 'cache' });
+    // Three stay ahead of the agent: r2 and r3 are cached already, so r4 follows.
+    await settled(c, 4);
+    expect(rec.log.filter((entry) => entry.speculative).map((entry) => entry.args.key)).toEqual([
+      'r1',
+      'r2',
+      'r3',
+      'r4',
+    ]);
+    expect(prefetch(await call(c.client, 'rec__get', { key: 'r4' }))).toMatchObject({ source: 'cache' });
+    await settled(c, 5);
+    expect(rec.log.at(-1)).toEqual({ tool: 'get', args: { key: 'r5' }, speculative: true });
+    expect(rec.count('get', false)).toBe(0);
+  });
+
+  it('does not follow a read that was not in any listing', async () => {
+    const rec = withModels({ size: 9 });
+    const c = await start(rec);
+    await call(c.client, 'rec__get', { key: 'r7' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(c.host.planner.snapshot().counters.dispatched).toBe(0);
+  });
+
   it('keeps the format of the agent’s own call: a cached result goes through its result hooks', async () => {
     const rec = withModels();
     const c = await start(rec);

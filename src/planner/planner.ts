@@ -19,10 +19,11 @@ import {
   type RankedEdge,
   type SetOutcomeStatus,
   type TransitionLearner,
+  positionPrior,
   rankEdgesByDivergence,
 } from './learning.js';
 import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
-import { projectFollowUp } from './projection.js';
+import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { addCounters } from './state-file.js';
 import { mayRunAhead, resolveValueModel } from './value-models.js';
 
@@ -83,6 +84,23 @@ interface PreparedSet {
   argsKey: string;
 }
 
+/**
+ * The argument sets one follow-up link projected, beyond the few run ahead at once: as the agent works
+ * through them (reading the files a search listed, one after another), the next ones run ahead.
+ */
+interface Listing {
+  link: FollowUpLink;
+  /** By the canonical JSON of the agent-side arguments, in projection order. */
+  sets: [string, PreparedSet][];
+  /** `argsKey`s the agent has called. */
+  consumed: Set<string>;
+}
+
+/** Argument sets a listing keeps for the agent to work through. */
+const LISTING_LIMIT = 20;
+/** Listings kept per session, newest first. */
+const LISTINGS_PER_SESSION = 4;
+
 interface QueuedCall {
   handle: DispatchHandle;
   session: string;
@@ -102,6 +120,7 @@ export class Planner {
   private readonly models = new WeakMap<EnrichedTool, ModelMemo>();
   /** Jobs waiting for a slot, by cache key: covered for planning, cancelled when the agent calls first. */
   private readonly queued = new Map<string, QueuedCall>();
+  private readonly listings = new Map<string, Listing[]>();
   /** Aborts speculative calls still running when the planner closes. */
   private readonly closing = new AbortController();
   private closed = false;
@@ -228,6 +247,7 @@ export class Planner {
     const argsKey = canonicalJson(prepared.args);
     const observation = this.learner?.observeCall(session, name, argsKey);
     if (writes(model)) return this.mutate(prepared, model, env);
+    const listing = this.consumeListing(session, name, argsKey);
 
     const parts: CacheKeyParts = { session, tool: name, args: prepared.args };
     this.cancelQueued(parts);
@@ -255,7 +275,7 @@ export class Planner {
     // A shared result must not be changed by the result hooks of this call.
     raw = served && raw ? structuredClone(raw) : await host.callTool(name, prepared.args, env);
     const answer = pipeline.finish(prepared, raw);
-    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation);
+    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing);
     return served ? withPrefetchMeta(answer, served) : answer;
   }
 
@@ -295,12 +315,13 @@ export class Planner {
     model: ToolValueModel,
     raw: CallToolResult,
     observation: CallObservation | undefined,
+    listing: Listing | undefined,
   ): void {
-    if (model.followUp.length === 0 && observation === undefined) return;
+    if (model.followUp.length === 0 && observation === undefined && listing === undefined) return;
     // After the answer has gone out: planning never delays the agent's own call.
     setImmediate(() => {
       try {
-        this.plan(session, prepared.enriched, model, raw, observation);
+        this.plan(session, prepared.enriched, model, raw, observation, listing);
       } catch (error) {
         this.options.logger.warn(
           { tool: prepared.enriched.ref.published, err: describeThrown(error) },
@@ -316,6 +337,7 @@ export class Planner {
     model: ToolValueModel,
     raw: CallToolResult,
     observation: CallObservation | undefined,
+    listing: Listing | undefined,
   ): void {
     if (this.closed) return;
     const { settings } = this.options;
@@ -324,28 +346,43 @@ export class Planner {
     // Each link's argument sets that map and validate for its tool, in projection order, by the
     // canonical JSON of the agent-side arguments (what planFollowUps keys candidates by).
     const setsOf = new Map<FollowUpLink, Map<string, PreparedSet>>();
-    const byCandidate = new Map<string, PreparedSet>();
     for (const link of model.followUp) {
       const sets = new Map<string, PreparedSet>();
       for (const args of this.projectArgs(from, raw, link)) {
         const key = canonicalJson(args);
         const set = sets.get(key) ?? this.prepareSet(link.tool, args);
-        if (!set) continue;
-        sets.set(key, set);
-        byCandidate.set(`${link.tool}\u0000${key}`, set);
+        if (set) sets.set(key, set);
       }
       setsOf.set(link, sets);
+      if (sets.size > MAX_ARGUMENT_SETS_PER_LINK) this.rememberListing(session, link, sets);
+    }
+    // This call worked through a listing: its next sets follow it, as a link of this tool to itself.
+    const continued: FollowUpLink | undefined = listing && {
+      tool: published,
+      probability: listing.link.probability,
+    };
+    if (listing && continued) {
+      const rest = listing.sets.filter(([, set]) => !listing.consumed.has(set.argsKey));
+      setsOf.set(continued, new Map(rest.slice(0, MAX_ARGUMENT_SETS_PER_LINK)));
+    }
+    const byCandidate = new Map<string, PreparedSet>();
+    for (const [link, sets] of setsOf) {
+      for (const [key, set] of sets) {
+        const id = `${link.tool}\u0000${key}`;
+        if (!byCandidate.has(id)) byCandidate.set(id, set);
+      }
     }
     const candidates = planFollowUps({
       tool: published,
       result: raw,
-      model,
+      model: continued ? { ...model, followUp: [...model.followUp, continued] } : model,
       modelOf: (tool) => this.modelOf(tool),
       projectArgs: (link) =>
         [...(setsOf.get(link)?.keys() ?? [])].map((key) => JSON.parse(key) as Record<string, unknown>),
+      // Without learning, the prior alone: each later set of a link counts half as likely as the one before.
       probabilityOf: learner
         ? (link, position) => learner.probability(published, link.tool, position, link.probability)
-        : undefined,
+        : (link, position) => positionPrior(link.probability, position),
       isCovered: (tool, key) => {
         const set = byCandidate.get(`${tool}\u0000${key}`);
         return set === undefined || this.isCovered(session, tool, set);
@@ -365,7 +402,7 @@ export class Planner {
       const links: PlannedLink[] = [...setsOf].map(([link, sets]) => ({
         to: link.tool,
         prior: link.probability,
-        sets: [...sets].map(([key, set]) => ({
+        sets: [...sets].slice(0, MAX_ARGUMENT_SETS_PER_LINK).map(([key, set]) => ({
           argsKey: set.argsKey,
           status: statuses.get(`${link.tool}\u0000${key}`) ?? 'skipped',
         })),
@@ -449,7 +486,24 @@ export class Planner {
     }
   }
 
+  /** Keeps a link's projected sets for the agent to work through (newest listings first, a few per session). */
+  private rememberListing(session: string, link: FollowUpLink, sets: Map<string, PreparedSet>): void {
+    const kept = this.listings.get(session) ?? [];
+    kept.unshift({ link, sets: [...sets], consumed: new Set() });
+    this.listings.set(session, kept.slice(0, LISTINGS_PER_SESSION));
+  }
+
+  /** The newest listing of the session that holds this call, now marked as called; undefined when none does. */
+  private consumeListing(session: string, tool: string, argsKey: string): Listing | undefined {
+    const listing = this.listings
+      .get(session)
+      ?.find((kept) => kept.link.tool === tool && kept.sets.some(([, set]) => set.argsKey === argsKey));
+    listing?.consumed.add(argsKey);
+    return listing;
+  }
+
   private endSession(session: string): void {
+    this.listings.delete(session);
     this.learner?.endSession(session);
     this.cache.dropSession(session);
     for (const [key, job] of this.queued) {
@@ -501,7 +555,7 @@ export class Planner {
       if (!chainLink.enricher.projectArgs) continue;
       try {
         const sets = chainLink.enricher.projectArgs(from.ref, raw, link);
-        if (Array.isArray(sets)) return sets;
+        if (Array.isArray(sets)) return sets.slice(0, LISTING_LIMIT);
       } catch (error) {
         this.options.logger.warn(
           { enricher: chainLink.label, tool: from.ref.published, err: describeThrown(error) },
@@ -511,7 +565,7 @@ export class Planner {
       }
     }
     try {
-      return projectFollowUp(raw, link);
+      return projectFollowUp(raw, link, LISTING_LIMIT);
     } catch (error) {
       this.options.logger.warn(
         { tool: from.ref.published, link: link.tool, err: describeThrown(error) },

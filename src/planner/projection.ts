@@ -67,8 +67,15 @@ export function resultData(result: CallToolResult): unknown {
   return undefined;
 }
 
-/** Argument sets for a follow-up link: `{ [projectionArg]: value }` for the first distinct values the projection reaches. */
-export function projectFollowUp(result: CallToolResult, link: FollowUpLink): Record<string, unknown>[] {
+/**
+ * Argument sets for a follow-up link: `{ [projectionArg]: value }` for the first `limit` distinct values
+ * the projection reaches (default MAX_ARGUMENT_SETS_PER_LINK).
+ */
+export function projectFollowUp(
+  result: CallToolResult,
+  link: FollowUpLink,
+  limit = MAX_ARGUMENT_SETS_PER_LINK,
+): Record<string, unknown>[] {
   if (link.projection === undefined || link.projectionArg === undefined) return [];
   const data = resultData(result);
   if (data === undefined) return [];
@@ -79,7 +86,7 @@ export function projectFollowUp(result: CallToolResult, link: FollowUpLink): Rec
     if (seen.has(key)) continue;
     seen.add(key);
     sets.push({ [link.projectionArg]: value });
-    if (sets.length === MAX_ARGUMENT_SETS_PER_LINK) break;
+    if (sets.length === limit) break;
   }
   return sets;
 }

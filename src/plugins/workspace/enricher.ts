@@ -14,8 +14,12 @@ const READ_FILE_FOLLOW_UPS: Readonly<Record<string, { projection: string; probab
   grep: { projection: 'matches[*].path', probability: 0.35 },
 };
 
-/** Typical answer sizes in KB: the corpus's p90 response sizes (Glob 4 KB, Grep 2.6 KB, Read 12.7 KB). */
-const TYPICAL_KB: Readonly<Record<string, number>> = { glob: 4, grep: 3, read_file: 13, list_directory: 4 };
+/**
+ * Typical answer sizes in KB: the corpus's median response sizes, rounded up (Glob 156 characters,
+ * Grep 246, Read 2,473). The median, not a high percentile: the planner spends its token budget on
+ * what it expects to pay, and a p90 size would let one read ahead fill it.
+ */
+const TYPICAL_KB: Readonly<Record<string, number>> = { glob: 1, grep: 1, read_file: 3, list_directory: 1 };
 
 /** The same tool name under the caller's prefix: follow-ups publish where their source does. */
 function sibling(tool: ToolRef, local: string): string {
