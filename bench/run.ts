@@ -1,12 +1,20 @@
 // `npm run bench`: Foresight's host overhead against a raw SDK server — echo tools/call throughput and
 // latency (A/B interleaved), and tools/list with many tools — then the enrichment pipeline (tools/list
-// with 500 tools and 6 enrichers, cold and cached) and the format layer's token efficiency on recorded
-// GitHub payloads; printed and written to bench/results/latest.json.
-import { mkdir, writeFile } from 'node:fs/promises';
+// with 500 tools and 6 enrichers, cold and cached), the format layer's token efficiency on recorded
+// GitHub payloads and the planner replay (agent sessions with the planner off and on); printed and
+// written to bench/results/latest.json. BENCH_ONLY=planner runs the replay alone (`npm run bench:planner`),
+// BENCH_SKIP_PLANNER=1 everything but it.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Endpoint, startEndpoint } from './lib/endpoint.js';
 import { formatEnrichmentReport, measureEnrichment } from './lib/enrichment.js';
 import { runCallRounds, runListRounds } from './lib/measure.js';
+import {
+  type PlannerReplayReport,
+  formatPlannerReplayReport,
+  measurePlannerReplay,
+  readPlannerReplaySettings,
+} from './lib/planner-replay.js';
 import {
   type BenchReport,
   callComparison,
@@ -116,7 +124,30 @@ async function measureList(workspace: BenchWorkspace, settings: BenchSettings) {
   });
 }
 
+const RESULTS_FILE = join(ROOT, 'bench/results/latest.json');
+
+async function measurePlanner(): Promise<PlannerReplayReport> {
+  log('planner replay: generated agent sessions, the planner off and on side by side (about 2 minutes)');
+  return measurePlannerReplay(readPlannerReplaySettings(), log);
+}
+
+/** The replay alone: only the `plannerReplay` key of latest.json is replaced; the other parts' results stay. */
+async function plannerOnly(): Promise<void> {
+  const plannerReplay = await measurePlanner();
+  const previous = await readFile(RESULTS_FILE, 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, unknown>,
+    () => ({}),
+  );
+  await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...previous, plannerReplay }, null, 2)}\n`);
+  console.log(formatPlannerReplayReport(plannerReplay));
+  console.log('\nwritten: bench/results/latest.json (plannerReplay)');
+}
+
 async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY;
+  if (only === 'planner') return plannerOnly();
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY must be "planner", got "${only}"`);
   const settings = readSettings();
   const workspace = await createWorkspace();
   try {
@@ -131,15 +162,17 @@ async function main(): Promise<void> {
     const enrichment = await measureEnrichment();
     log('tokens: recorded GitHub issue payloads in each format');
     const tokens = measureTokenEfficiency();
+    const plannerReplay = process.env.BENCH_SKIP_PLANNER === '1' ? undefined : await measurePlanner();
     const resultsDir = join(ROOT, 'bench/results');
     await mkdir(resultsDir, { recursive: true });
     await writeFile(
       join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...report, enrichment, tokens }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, enrichment, tokens, ...(plannerReplay ? { plannerReplay } : {}) }, null, 2)}\n`,
     );
     console.log(formatReport(report));
     console.log(`\n${formatEnrichmentReport(enrichment)}`);
     console.log(`\n${formatTokenReport(tokens)}`);
+    if (plannerReplay) console.log(`\n${formatPlannerReplayReport(plannerReplay)}`);
     if (settings.cpuProfileDir)
       console.log(`\nCPU profiles (timings above are not representative): ${settings.cpuProfileDir}`);
     console.log('\nwritten: bench/results/latest.json');

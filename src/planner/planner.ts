@@ -100,6 +100,8 @@ interface Listing {
 const LISTING_LIMIT = 20;
 /** Listings kept per session, newest first. */
 const LISTINGS_PER_SESSION = 4;
+/** Sessions whose listings are kept; the least recently active goes first. */
+const MAX_SESSIONS_WITH_LISTINGS = 1024;
 
 interface QueuedCall {
   handle: DispatchHandle;
@@ -490,7 +492,12 @@ export class Planner {
   private rememberListing(session: string, link: FollowUpLink, sets: Map<string, PreparedSet>): void {
     const kept = this.listings.get(session) ?? [];
     kept.unshift({ link, sets: [...sets], consumed: new Set() });
+    // Re-inserted, so the map's order is the sessions' last activity: a client that never said goodbye
+    // is forgotten first.
+    this.listings.delete(session);
     this.listings.set(session, kept.slice(0, LISTINGS_PER_SESSION));
+    if (this.listings.size > MAX_SESSIONS_WITH_LISTINGS)
+      this.listings.delete(this.listings.keys().next().value as string);
   }
 
   /** The newest listing of the session that holds this call, now marked as called; undefined when none does. */

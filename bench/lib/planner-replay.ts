@@ -1,0 +1,164 @@
+// The planner replay: generated agent sessions run through a real MCP client against Foresight with the
+// planner off and on, each session's two runs side by side (the one to start first alternating), each run on
+// its own worker thread with its own host and its own upstream and request log, with think time and injected
+// upstream latency, all times scaled.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type SessionPlan,
+  type SessionScript,
+  generateSessions,
+  loadCorpusChain,
+  sessionStatistics,
+} from './corpus-sessions.js';
+import type { AgentWorld, ChoiceRule } from './planner-replay-agent.js';
+import { ISSUES, MERGE_REQUESTS } from './planner-replay-gitlab.js';
+import { sleep } from './planner-replay-plugins.js';
+import { ReplayWorker } from './planner-replay-pool.js';
+import {
+  type Mode,
+  type PlannerReplayReport,
+  type SessionRun,
+  type VariantReport,
+  variantReport,
+} from './planner-replay-report.js';
+import type { RunJob } from './planner-replay-run.js';
+import { type PlannerReplaySettings, readPlannerReplaySettings } from './planner-replay-settings.js';
+import { createReplayWorkspace } from './planner-replay-workspace.js';
+
+export { formatPlannerReplayReport, type PlannerReplayReport } from './planner-replay-report.js';
+export { readPlannerReplaySettings, type PlannerReplaySettings } from './planner-replay-settings.js';
+
+interface Slot {
+  /** Two workers: one per mode of the session in hand. */
+  workers: [ReplayWorker, ReplayWorker];
+}
+
+interface VariantContext {
+  settings: PlannerReplaySettings;
+  dir: string;
+  workspaceRoot: string;
+  world: AgentWorld;
+  log(line: string): void;
+}
+
+/**
+ * A session's off and on runs side by side, so both meet the same load on the machine. Once both hosts are
+ * up, the one to go first starts, the other half a mean think later (so their calls interleave rather than
+ * land together): off first for even sessions, on first for odd ones.
+ */
+async function runPair(
+  slot: Slot,
+  context: VariantContext,
+  script: SessionScript,
+  rule: ChoiceRule,
+): Promise<SessionRun[]> {
+  const { settings } = context;
+  const order: [Mode, Mode] = script.index % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+  const job = (mode: Mode): RunJob => ({
+    script,
+    rule,
+    mode,
+    first: order[0],
+    settings,
+    dir: context.dir,
+    workspaceRoot: context.workspaceRoot,
+    world: context.world,
+  });
+  const runs = [slot.workers[0].run(job(order[0])), slot.workers[1].run(job(order[1]))] as const;
+  await Promise.all(runs.map((run) => run.ready));
+  const staggerMs = ((settings.thinkMs[0] + settings.thinkMs[1]) / 4) * settings.timeScale;
+  runs[0].start();
+  await sleep(staggerMs);
+  runs[1].start();
+  return Promise.all(runs.map((run) => run.done));
+}
+
+async function runVariant(
+  slots: readonly Slot[],
+  context: VariantContext,
+  scripts: readonly SessionScript[],
+  rule: ChoiceRule,
+): Promise<{ report: VariantReport; runs: SessionRun[] }> {
+  const runs: SessionRun[] = [];
+  let next = 0;
+  const drain = async (slot: Slot) => {
+    for (let script = scripts[next++]; script !== undefined; script = scripts[next++]) {
+      const pair = await runPair(slot, context, script, rule);
+      runs.push(...pair);
+      const wait = (run: SessionRun) => run.calls.reduce((total, c) => total + c.waitMs, 0).toFixed(0);
+      context.log(
+        `  session ${script.index} (${script.kind}, ${script.steps.length} calls), wait: ` +
+          pair.map((run) => `${run.mode} ${wait(run)} ms`).join(', '),
+      );
+    }
+  };
+  await Promise.all(slots.map(drain));
+  return { report: variantReport(rule, runs), runs };
+}
+
+export async function measurePlannerReplay(
+  settings: PlannerReplaySettings = readPlannerReplaySettings(),
+  log: (line: string) => void = () => {},
+): Promise<PlannerReplayReport> {
+  const startedAt = performance.now();
+  const chain = loadCorpusChain();
+  const plan: SessionPlan = {
+    sessions: settings.sessions,
+    seed: settings.seed,
+    length: settings.sessionLength,
+    thinkMs: settings.thinkMs,
+  };
+  const scripts = generateSessions(chain, plan);
+  const workspace = await createReplayWorkspace(settings.seed);
+  const dir = await mkdtemp(join(tmpdir(), 'foresight-replay-'));
+  const world: AgentWorld = {
+    files: workspace.files,
+    globPatterns: workspace.globPatterns,
+    grepTargets: workspace.grepTargets,
+    mergeRequests: MERGE_REQUESTS,
+    issues: ISSUES,
+  };
+  const context: VariantContext = { settings, dir, workspaceRoot: workspace.root, world, log };
+  const workers: ReplayWorker[] = [];
+  try {
+    const slotCount = Math.min(settings.concurrency, scripts.length);
+    log(`planner replay: starting ${slotCount * 2} worker threads (one per run in progress)`);
+    const init = { settings, dir, workspaceRoot: workspace.root, world };
+    const slots: Slot[] = Array.from({ length: slotCount }, () => {
+      const pair: [ReplayWorker, ReplayWorker] = [new ReplayWorker(init), new ReplayWorker(init)];
+      workers.push(...pair);
+      return { workers: pair };
+    });
+    await Promise.all(workers.map((worker) => worker.warm));
+    const variants: VariantReport[] = [];
+    const traces: { rule: string; runs: SessionRun[] }[] = [];
+    for (const rule of settings.variants) {
+      log(`planner replay, ${rule.name}: ${scripts.length} sessions × off/on, ${slotCount} at a time`);
+      const { report, runs } = await runVariant(slots, context, scripts, rule);
+      variants.push(report);
+      traces.push({ rule: rule.name, runs });
+    }
+    if (settings.traceFile) await writeFile(settings.traceFile, `${JSON.stringify(traces, null, 1)}\n`);
+    const allRuns = traces.flatMap((trace) => trace.runs);
+    return {
+      settings: { ...settings, workspaceFiles: workspace.files.length },
+      sessions: sessionStatistics(scripts),
+      corpusKeptShare: Object.fromEntries(
+        Object.entries(chain.keptShare).map(([state, share]) => [
+          state,
+          Math.round((share ?? 0) * 1000) / 1000,
+        ]),
+      ),
+      variants,
+      droppedPlannerKeys: [...new Set(allRuns.flatMap((run) => run.droppedKeys))],
+      hostProblems: [...new Set(allRuns.flatMap((run) => run.problems))],
+      runMs: performance.now() - startedAt,
+    };
+  } finally {
+    await Promise.allSettled(workers.map((worker) => worker.close()));
+    await workspace.remove();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
