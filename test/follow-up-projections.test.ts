@@ -4,6 +4,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PublishedToolEntry } from '../src/host/index.js';
 import type { ToolValueModel } from '../src/index.js';
 import { projectFollowUp } from '../src/planner/index.js';
 import github from '../src/plugins/github/index.js';
@@ -26,6 +28,7 @@ const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
   gh__get_pipeline: { key: '#12' },
   workspace__glob: { pattern: '**/*.md' },
   workspace__grep: { pattern: 'TODO' },
+  workspace__read_file: { path: 'src/a.ts' },
 };
 
 beforeAll(async () => {
@@ -47,6 +50,12 @@ beforeAll(async () => {
   await mkdir(join(root, 'docs'));
   await writeFile(join(root, 'README.md'), '# TODO: write\n');
   await writeFile(join(root, 'docs', 'guide.md'), 'TODO later\n');
+  await mkdir(join(root, 'src'));
+  await writeFile(
+    join(root, 'src', 'a.ts'),
+    "import { b } from './b.js';\nimport z from 'zod';\nexport const a = b;\n",
+  );
+  await writeFile(join(root, 'src', 'b.ts'), 'export const b = 1;\n');
   connected = await connect({
     plugins: [
       {
@@ -71,10 +80,10 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function modelsWithFollowUps(): { tool: string; model: ToolValueModel }[] {
+function modelsWithFollowUps(): { tool: string; model: ToolValueModel; entry: PublishedToolEntry }[] {
   return connected.host.plugins.publishedTools().flatMap((entry) => {
     const model = entry.enrichers.map((enricher) => enricher.valueModel?.(entry.ref)).find(Boolean);
-    return model?.followUp.length ? [{ tool: entry.ref.published, model }] : [];
+    return model?.followUp.length ? [{ tool: entry.ref.published, model, entry }] : [];
   });
 }
 
@@ -89,11 +98,16 @@ describe('follow-up projections produce valid calls', () => {
 
   it('projects arguments from a real result that the follow-up tool accepts, and answers', async () => {
     let checked = 0;
-    for (const { tool, model } of modelsWithFollowUps()) {
-      const result = await connected.client.callTool({ name: tool, arguments: SAMPLE_CALLS[tool] ?? {} });
+    for (const { tool, model, entry } of modelsWithFollowUps()) {
+      const args = SAMPLE_CALLS[tool] ?? {};
+      const result = (await connected.client.callTool({ name: tool, arguments: args })) as CallToolResult;
       expect(result.isError, `${tool}: ${JSON.stringify(result.content)}`).toBeFalsy();
       for (const link of model.followUp) {
-        const sets = projectFollowUp(result as Parameters<typeof projectFollowUp>[0], link);
+        // A link without a projection path is the enricher's to project (read_file → the files it imports).
+        const sets =
+          link.projection === undefined
+            ? (entry.enrichers[0]?.projectArgs?.(entry.ref, result, link, args) ?? [])
+            : projectFollowUp(result, link);
         expect(sets.length, `${tool} → ${link.tool} via ${link.projection}`).toBeGreaterThan(0);
         for (const args of sets) {
           // The same mapping and validation a call goes through, without running the tool.
@@ -108,7 +122,7 @@ describe('follow-up projections produce valid calls', () => {
       }
     }
     // get_issues → 2 links × 3 keys, get_issue → 1, glob → 2 paths, grep → 2 paths; get_merge_requests →
-    // 2 links × 3 keys, get_merge_request → 3 links, get_pipeline → 3 jobs.
-    expect(checked).toBe(23);
+    // 2 links × 3 keys, get_merge_request → 3 links, get_pipeline → 3 jobs; read_file → its one local import.
+    expect(checked).toBe(24);
   });
 });

@@ -343,3 +343,26 @@ describe('rankEdgesByDivergence', () => {
     expect(rankEdgesByDivergence(edges, { limit: 1 })).toHaveLength(1);
   });
 });
+
+describe('links the planner adds itself (via)', () => {
+  it('learns a `via` link to the same tool apart from the model’s own link, and saves it', () => {
+    const learner = new TransitionLearner({ priorStrength: 8, lagWindow: 3 });
+    for (let round = 0; round < 4; round += 1) {
+      const read = learner.observeCall(S, 'read', `a${round}`);
+      learner.observePlanned(read, [
+        link('read', 0.3, [`import${round}`]),
+        { ...link('read', 0.3, [`next${round}`]), via: 'listing' },
+      ]);
+      // The agent always reads the listing's next item, never the import.
+      calls(learner, S, `read:next${round}`, 'grep:x', 'grep:y');
+    }
+    learner.endSession(S);
+    // (0.3·8 + 0) / (8 + 4) for the import; (0.3·8 + 4) / (8 + 4) for the listing.
+    expect(learner.probability('read', 'read', 0, 0.3)).toBeCloseTo(2.4 / 12, 10);
+    expect(learner.probability('read', 'read', 0, 0.3, 'listing')).toBeCloseTo(6.4 / 12, 10);
+    const listing = learner.edges().find((e) => e.via === 'listing');
+    expect(listing).toMatchObject({ from: 'read', to: 'read', calls: 4, learned: 1 });
+    const restored = new TransitionLearner({ priorStrength: 8 }, learner.toState());
+    expect(restored.probability('read', 'read', 0, 0.3, 'listing')).toBeCloseTo(6.4 / 12, 10);
+  });
+});

@@ -17,6 +17,11 @@ export interface ChoiceRule {
    * the first unread item three times in four), or uniform.
    */
   position: { kind: 'geometric'; ratio: number } | { kind: 'uniform' };
+  /**
+   * When a read does not come from a listing: chance that it opens a file the last file read imports
+   * (position by the same rule over those not yet read), rather than any file.
+   */
+  followsImports: number;
 }
 
 /** Reads what a search lists mostly in order: the first item not yet read with P = 0.75. */
@@ -24,22 +29,27 @@ export const PREDICTABLE: ChoiceRule = {
   name: 'predictable',
   fromListing: 0.9,
   position: { kind: 'geometric', ratio: 0.25 },
+  followsImports: 0.6,
 };
 /** Still mostly from the listing, but any of its first items: the first item not yet read with P = 0.5. */
 export const MODERATE: ChoiceRule = {
   name: 'moderate',
   fromListing: 0.9,
   position: { kind: 'geometric', ratio: 0.5 },
+  followsImports: 0.6,
 };
 export const LESS_PREDICTABLE: ChoiceRule = {
   name: 'less predictable',
   fromListing: 0.6,
   position: { kind: 'uniform' },
+  followsImports: 0.3,
 };
 
 /** What the agent can reach without a listing: the workspace files and the project's item counts. */
 export interface AgentWorld {
   files: readonly string[];
+  /** The files each source file imports, in order. */
+  importsOf: Readonly<Record<string, readonly string[]>>;
   globPatterns: readonly string[];
   grepTargets: readonly { pattern: string; glob?: string }[];
   mergeRequests: number;
@@ -119,6 +129,8 @@ class AgentMemory {
   private writes = 0;
   /** How the last item was chosen, for the call record. */
   choice: string | undefined;
+  /** The file the last read_file opened. */
+  private lastRead: string | undefined;
 
   constructor(
     private readonly world: AgentWorld,
@@ -142,6 +154,17 @@ class AgentMemory {
     const unread = items.filter((item) => !read.has(item));
     const at = position(unread.length, step.draws[1], this.rule.position);
     if (at >= 0) this.choice = `listing ${at}`;
+    return unread[at];
+  }
+
+  /** With probability followsImports, a file the last file read imports and this agent has not read yet. */
+  private followImport(step: ScriptStep): string | undefined {
+    if (this.lastRead === undefined || step.draws[2] >= this.rule.followsImports) return undefined;
+    const read = this.readBy(step.tool);
+    const unread = (this.world.importsOf[this.lastRead] ?? []).filter((file) => !read.has(file));
+    if (unread.length === 0) return undefined;
+    const at = position(unread.length, step.draws[1], this.rule.position);
+    this.choice = `import ${at}`;
     return unread[at];
   }
 
@@ -175,10 +198,15 @@ class AgentMemory {
         const target = at(this.world.grepTargets, step.draws[2]) ?? { pattern: 'TODO' };
         return { pattern: target.pattern, ...(target.glob ? { glob: target.glob } : {}) };
       }
-      case 'read_file':
-        return {
-          path: this.pick(this.files, step.tool, step) ?? at(this.world.files, step.draws[1]) ?? 'README.md',
-        };
+      case 'read_file': {
+        const path =
+          this.pick(this.files, step.tool, step) ??
+          this.followImport(step) ??
+          at(this.world.files, step.draws[1]) ??
+          'README.md';
+        this.lastRead = path;
+        return { path };
+      }
       case 'list_directory': {
         const file = at(this.world.files, step.draws[2]) ?? 'README.md';
         return { path: file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.' };

@@ -317,7 +317,7 @@ function modeRows(variant: VariantReport): string[][] {
 
 function describeRule(rule: ChoiceRule): string {
   const position = rule.position.kind === 'geometric' ? `P(i) ∝ ${rule.position.ratio}^i` : 'uniform';
-  return `${rule.name}: item from the latest listing with p = ${rule.fromListing}, position ${position} over items not yet read`;
+  return `${rule.name}: item from the latest listing with p = ${rule.fromListing}, position ${position} over items not yet read; otherwise a file the last one imports with p = ${rule.followsImports}`;
 }
 
 export function formatPlannerReplayReport(report: PlannerReplayReport): string {

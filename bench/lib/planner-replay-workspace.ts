@@ -72,6 +72,8 @@ export interface ReplayWorkspace {
   globPatterns: string[];
   /** What the agent greps for, in a fixed order: symbols used in 2 to about 20 files, and shared helpers. */
   grepTargets: GrepTarget[];
+  /** The files each source file imports, in the order its import lines name them. */
+  importsOf: Record<string, string[]>;
   remove(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export async function createReplayWorkspace(seed: number): Promise<ReplayWorkspa
   };
 
   const uses = new Map<string, Set<string>>();
+  const importsOf: Record<string, string[]> = {};
   for (const [file, own] of symbolsOf) {
     const [, module] = /^src\/([^/]+)\//.exec(file) ?? [];
     const sameModule = all.filter((s) => s.file !== file && s.file.startsWith(`src/${module}/`));
@@ -193,6 +196,7 @@ export async function createReplayWorkspace(seed: number): Promise<ReplayWorkspa
         imports.push({ ...choice, from: importPath(file, choice) });
     }
     for (const symbol of imports) uses.set(symbol.name, (uses.get(symbol.name) ?? new Set()).add(file));
+    importsOf[file] = [...new Set(imports.map((symbol) => symbol.file))];
     contents.set(file, sourceFile(own, imports, random));
   }
   for (const module of MODULES) {
@@ -246,6 +250,7 @@ export async function createReplayWorkspace(seed: number): Promise<ReplayWorkspa
     files: [...contents.keys()].sort(),
     globPatterns,
     grepTargets,
+    importsOf,
     remove: () => rm(base, { recursive: true, force: true }),
   };
 }

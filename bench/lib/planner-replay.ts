@@ -117,6 +117,7 @@ export async function measurePlannerReplay(
     files: workspace.files,
     globPatterns: workspace.globPatterns,
     grepTargets: workspace.grepTargets,
+    importsOf: workspace.importsOf,
     mergeRequests: MERGE_REQUESTS,
     issues: ISSUES,
   };

@@ -242,7 +242,7 @@ function statsText(file: string, state: LearnedState, edges: readonly RankedEdge
   lines.push('');
   if (edges.length === 0) lines.push('learned edges: none yet');
   else {
-    const names = edges.map((edge) => `${edge.from} → ${edge.to}`);
+    const names = edges.map((edge) => `${edge.from} → ${edge.to}${edge.via ? ` (${edge.via})` : ''}`);
     const width = Math.max(...names.map((name) => name.length), 'from → to'.length);
     lines.push(
       `learned edges furthest from their priors:`,

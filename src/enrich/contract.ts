@@ -123,10 +123,16 @@ export interface ToolEnricher {
     args: Readonly<Record<string, unknown>>,
   ): CallToolResult;
   valueModel?(tool: ToolRef): ToolValueModel | undefined;
+  /**
+   * Argument sets for a follow-up link when a projection path cannot say them; undefined = use the
+   * link's projection. `prevArgs` are the arguments the previous call's plugin received (the host
+   * always passes them).
+   */
   projectArgs?(
     prev: ToolRef,
     prevResult: CallToolResult,
     link: FollowUpLink,
+    prevArgs?: Readonly<Record<string, unknown>>,
   ): Record<string, unknown>[] | undefined;
   rateLimitHost?(tool: ToolRef, args: Record<string, unknown>): string | undefined;
   /**

@@ -22,6 +22,11 @@ export interface PlannedLink {
   to: string;
   /** The link's probability in the follow-up graph (0–1). */
   prior: number;
+  /**
+   * Which of several links to the same tool this is (the planner's `listing`: the next items of a list
+   * the agent works through), learned as an edge of its own. Undefined for a value model's link.
+   */
+  via?: string;
   /** Positions 0, 1, 2; sets beyond MAX_ARGUMENT_SETS_PER_LINK are ignored. */
   sets: readonly PlannedSet[];
 }
@@ -111,7 +116,7 @@ interface Window extends CallObservation {
   later: { tool: string; argsKey: string }[];
   /** Target tools already counted in `followed` for this window. */
   followedTools: Set<string>;
-  planned: { to: string; sets: OpenSet[] }[] | undefined;
+  planned: { to: string; via: string | undefined; sets: OpenSet[] }[] | undefined;
   closed: boolean;
 }
 
@@ -206,11 +211,13 @@ export class TransitionLearner {
     if (window === undefined || window.planned !== undefined) return;
     window.planned = links.map((link) => ({
       to: link.to,
+      via: link.via,
       sets: link.sets
         .slice(0, MAX_ARGUMENT_SETS_PER_LINK)
         .map((set, position) => ({ argsKey: set.argsKey, status: set.status, position, used: false })),
     }));
-    for (const link of links) this.edge(window.tool, link.to).prior = Math.min(1, Math.max(0, link.prior));
+    for (const link of links)
+      this.edge(window.tool, link.to, link.via).prior = Math.min(1, Math.max(0, link.prior));
     for (const call of window.later) this.markUsed(window, call.tool, call.argsKey);
     if (window.closed) this.account(window);
   }
@@ -220,9 +227,9 @@ export class TransitionLearner {
    * `from`: (α + matched) / (α + β + offered), with α = m·k, β = (1 − m)·k, m = positionPrior(prior,
    * position), k = priorStrength. With nothing offered yet it is m itself.
    */
-  probability(from: string, to: string, position: number, prior: number): number {
+  probability(from: string, to: string, position: number, prior: number, via?: string): number {
     const m = positionPrior(prior, position);
-    const edge = this.edgeStats.get(edgeKey(from, to));
+    const edge = this.edgeStats.get(edgeKey(from, to, via));
     const offered = edge?.offered[position] ?? 0;
     const matched = Math.min(edge?.matched[position] ?? 0, offered);
     return (m * this.priorStrength + matched) / (this.priorStrength + offered);
@@ -248,6 +255,15 @@ export class TransitionLearner {
   /** Every learned edge, with the calls of its `from` and the learned rate. */
   edges(): LearnedEdge[] {
     return [...this.edgeStats.values()].map((edge) => {
+      // A planner-made link (`via`) is followed only where it was planned: its rate is its first set's.
+      if (edge.via !== undefined) {
+        const offered = edge.offered[0] ?? 0;
+        return {
+          ...copyEdge(edge),
+          calls: offered,
+          learned: offered > 0 ? (edge.matched[0] ?? 0) / offered : 0,
+        };
+      }
       const calls = this.tools.get(edge.from)?.calls ?? 0;
       return { ...copyEdge(edge), calls, learned: calls > 0 ? edge.followed / calls : 0 };
     });
@@ -289,7 +305,7 @@ export class TransitionLearner {
         off: saved.off === true,
       });
     for (const saved of state.edges) {
-      const edge = this.edge(saved.from, saved.to);
+      const edge = this.edge(saved.from, saved.to, saved.via);
       edge.prior = saved.prior;
       edge.followed = saved.followed;
       for (let position = 0; position < MAX_ARGUMENT_SETS_PER_LINK; position += 1) {
@@ -328,7 +344,7 @@ export class TransitionLearner {
    */
   private account(window: Window): void {
     for (const link of window.planned ?? []) {
-      const edge = this.edge(window.tool, link.to);
+      const edge = this.edge(window.tool, link.to, link.via);
       for (const set of link.sets) {
         edge.offered[set.position] = (edge.offered[set.position] ?? 0) + 1;
         if (set.used) edge.matched[set.position] = (edge.matched[set.position] ?? 0) + 1;
@@ -359,20 +375,28 @@ export class TransitionLearner {
     return stats;
   }
 
-  private edge(from: string, to: string): LearnedEdgeState {
-    const key = edgeKey(from, to);
+  private edge(from: string, to: string, via?: string): LearnedEdgeState {
+    const key = edgeKey(from, to, via);
     let edge = this.edgeStats.get(key);
     if (edge === undefined) {
       const zeros = () => new Array<number>(MAX_ARGUMENT_SETS_PER_LINK).fill(0);
-      edge = { from, to, prior: 0, followed: 0, offered: zeros(), matched: zeros() };
+      edge = {
+        from,
+        to,
+        ...(via === undefined ? {} : { via }),
+        prior: 0,
+        followed: 0,
+        offered: zeros(),
+        matched: zeros(),
+      };
       this.edgeStats.set(key, edge);
     }
     return edge;
   }
 }
 
-function edgeKey(from: string, to: string): string {
-  return JSON.stringify([from, to]);
+function edgeKey(from: string, to: string, via?: string): string {
+  return JSON.stringify(via === undefined ? [from, to] : [from, to, via]);
 }
 
 function copyEdge(edge: LearnedEdgeState): LearnedEdgeState {

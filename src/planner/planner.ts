@@ -96,6 +96,8 @@ interface Listing {
   consumed: Set<string>;
 }
 
+/** How the learner names the edge of a call to the next items of a listing it belongs to. */
+const LISTING_VIA = 'listing';
 /** Argument sets a listing keeps for the agent to work through. */
 const LISTING_LIMIT = 20;
 /** Listings kept per session, newest first. */
@@ -323,7 +325,7 @@ export class Planner {
     // After the answer has gone out: planning never delays the agent's own call.
     setImmediate(() => {
       try {
-        this.plan(session, prepared.enriched, model, raw, observation, listing);
+        this.plan(session, prepared, model, raw, observation, listing);
       } catch (error) {
         this.options.logger.warn(
           { tool: prepared.enriched.ref.published, err: describeThrown(error) },
@@ -335,13 +337,14 @@ export class Planner {
 
   private plan(
     session: string,
-    from: EnrichedTool,
+    call: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
     observation: CallObservation | undefined,
     listing: Listing | undefined,
   ): void {
     if (this.closed) return;
+    const { enriched: from, args: prevArgs } = call;
     const { settings } = this.options;
     const learner = this.learner;
     const published = from.ref.published;
@@ -350,7 +353,7 @@ export class Planner {
     const setsOf = new Map<FollowUpLink, Map<string, PreparedSet>>();
     for (const link of model.followUp) {
       const sets = new Map<string, PreparedSet>();
-      for (const args of this.projectArgs(from, raw, link)) {
+      for (const args of this.projectArgs(from, raw, link, prevArgs)) {
         const key = canonicalJson(args);
         const set = sets.get(key) ?? this.prepareSet(link.tool, args);
         if (set) sets.set(key, set);
@@ -363,6 +366,8 @@ export class Planner {
       tool: published,
       probability: listing.link.probability,
     };
+    // Learned apart from the model's own links to the same tool: working through a list is another habit.
+    const viaOf = (link: FollowUpLink) => (link === continued ? LISTING_VIA : undefined);
     if (listing && continued) {
       const rest = listing.sets.filter(([, set]) => !listing.consumed.has(set.argsKey));
       setsOf.set(continued, new Map(rest.slice(0, MAX_ARGUMENT_SETS_PER_LINK)));
@@ -383,7 +388,8 @@ export class Planner {
         [...(setsOf.get(link)?.keys() ?? [])].map((key) => JSON.parse(key) as Record<string, unknown>),
       // Without learning, the prior alone: each later set of a link counts half as likely as the one before.
       probabilityOf: learner
-        ? (link, position) => learner.probability(published, link.tool, position, link.probability)
+        ? (link, position) =>
+            learner.probability(published, link.tool, position, link.probability, viaOf(link))
         : (link, position) => positionPrior(link.probability, position),
       isCovered: (tool, key) => {
         const set = byCandidate.get(`${tool}\u0000${key}`);
@@ -404,6 +410,7 @@ export class Planner {
       const links: PlannedLink[] = [...setsOf].map(([link, sets]) => ({
         to: link.tool,
         prior: link.probability,
+        ...(viaOf(link) === undefined ? {} : { via: LISTING_VIA }),
         sets: [...sets].slice(0, MAX_ARGUMENT_SETS_PER_LINK).map(([key, set]) => ({
           argsKey: set.argsKey,
           status: statuses.get(`${link.tool}\u0000${key}`) ?? 'skipped',
@@ -557,11 +564,12 @@ export class Planner {
     from: EnrichedTool,
     raw: CallToolResult,
     link: FollowUpLink,
+    prevArgs: Readonly<Record<string, unknown>>,
   ): Record<string, unknown>[] {
     for (const chainLink of from.links) {
       if (!chainLink.enricher.projectArgs) continue;
       try {
-        const sets = chainLink.enricher.projectArgs(from.ref, raw, link);
+        const sets = chainLink.enricher.projectArgs(from.ref, raw, link, prevArgs);
         if (Array.isArray(sets)) return sets.slice(0, LISTING_LIMIT);
       } catch (error) {
         this.options.logger.warn(

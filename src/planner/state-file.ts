@@ -20,6 +20,8 @@ export interface LearnedToolState {
 export interface LearnedEdgeState {
   from: string;
   to: string;
+  /** Set for a link the planner adds itself (`listing`), learned apart from the value model's links to `to`. */
+  via?: string;
   /** The follow-up graph's probability for the link when last planned; 0 for a link the graph lacks. */
   prior: number;
   /** Windows of `from` in which the agent called `to` (at most one per call of `from`). */
@@ -60,6 +62,7 @@ const LearnedStateSchema = z.object({
     z.object({
       from: z.string(),
       to: z.string(),
+      via: z.string().optional(),
       prior: z.number().min(0).max(1),
       followed: count,
       offered: z.array(count),
@@ -111,7 +114,8 @@ function addedArrays(disk: readonly number[], own: readonly number[], base: read
   return Array.from({ length }, (_, i) => (disk[i] ?? 0) + grown(own[i] ?? 0, base[i]));
 }
 
-const edgeKey = (edge: { from: string; to: string }) => JSON.stringify([edge.from, edge.to]);
+const edgeKey = (edge: { from: string; to: string; via?: string }) =>
+  JSON.stringify(edge.via === undefined ? [edge.from, edge.to] : [edge.from, edge.to, edge.via]);
 
 function sameTool(a: LearnedToolState | undefined, b: LearnedToolState | undefined): boolean {
   return (

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolEnricher, ToolRef, ToolValueModel } from '../../enrich/index.js';
+import { importedFiles } from './imports.js';
 import { type WorkspaceRoot, normalizeRel } from './paths.js';
 
 /**
@@ -13,6 +14,15 @@ const READ_FILE_FOLLOW_UPS: Readonly<Record<string, { projection: string; probab
   glob: { projection: 'paths[*]', probability: 0.32 },
   grep: { projection: 'matches[*].path', probability: 0.35 },
 };
+
+/**
+ * read_file → read_file of a file it imports. A prior, not a measurement: the corpus says an agent
+ * reads again right after a read 44% of the time (Read→Read at lag 1), not which file; learning finds
+ * how often it is an import.
+ */
+const IMPORT_FOLLOW_UP_PROBABILITY = 0.3;
+/** Imports projected per read: a listing the agent may work through (see the planner's listings). */
+const IMPORTS_LIMIT = 20;
 
 /**
  * Typical answer sizes in KB: the corpus's median response sizes, rounded up (Glob 156 characters,
@@ -64,15 +74,27 @@ export function createWorkspaceEnricher(root: WorkspaceRoot): ToolEnricher {
       const typicalKb = TYPICAL_KB[tool.name];
       if (typicalKb === undefined) return undefined;
       const followUp = READ_FILE_FOLLOW_UPS[tool.name];
+      const readFile = sibling(tool, 'read_file');
       return {
         valueClass: tool.name === 'read_file' ? 'critical' : 'supporting',
         sideEffect: 'read_only',
         cost: { typicalKb },
-        followUp: followUp ? [{ tool: sibling(tool, 'read_file'), ...followUp, projectionArg: 'path' }] : [],
+        followUp: followUp
+          ? [{ tool: readFile, ...followUp, projectionArg: 'path' }]
+          : tool.name === 'read_file'
+            ? [{ tool: readFile, probability: IMPORT_FOLLOW_UP_PROBABILITY }]
+            : [],
         invalidates: [],
         // One file tree for every client session.
         sessionIndependent: true,
       };
+    },
+    // A file's relative imports are what an agent reading it opens next; no path syntax can say that.
+    projectArgs(prev, result, link, prevArgs) {
+      if (prev.name !== 'read_file' || link.tool !== prev.published) return undefined;
+      const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+      const from = typeof prevArgs?.path === 'string' ? prevArgs.path : '';
+      return importedFiles(root, from, text, IMPORTS_LIMIT).map((file) => ({ path: file }));
     },
     // Only read_file is ever a follow-up; a listing run ahead would need a walk to check, so its TTL rules.
     isFresh: (tool, args, fetchedAtMs) =>
