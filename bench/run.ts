@@ -127,7 +127,9 @@ async function measureList(workspace: BenchWorkspace, settings: BenchSettings) {
 const RESULTS_FILE = join(ROOT, 'bench/results/latest.json');
 
 async function measurePlanner(): Promise<PlannerReplayReport> {
-  log('planner replay: generated agent sessions, the planner off and on side by side (about 2 minutes)');
+  log(
+    'planner replay: generated agent sessions, the planner off and on side by side, after training (about 3.5 minutes)',
+  );
   return measurePlannerReplay(readPlannerReplaySettings(), log);
 }
 

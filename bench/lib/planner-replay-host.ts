@@ -1,7 +1,7 @@
 // One Foresight host of the planner replay: a temp foresight.toml with the [planner] table (its state file
 // always in the bench's temp dir), the workspace and gitlab plugins instrumented, an SDK client over the
 // in-memory transport, and the planner's counters read from the `foresight://planner/stats` resource.
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -117,6 +117,8 @@ export interface ReplayHostOptions {
   workspaceLatencyMs?: (tool: string, args: Record<string, unknown>) => number;
   /** More [planner] lines ("key = value"), given after the bench's own. */
   plannerToml?: string;
+  /** The state file to share, or one to start from (copied); default a fresh file of this run's own. */
+  state?: { shared: string } | { startFrom: string };
 }
 
 export interface ReplayHost {
@@ -150,12 +152,15 @@ function countersFrom(text: string): PlannerCounters | string {
 }
 
 export async function startReplayHost(options: ReplayHostOptions): Promise<ReplayHost> {
+  const own = join(options.dir, `${options.name}-planner-state.json`);
+  const state = options.state;
+  if (state && 'startFrom' in state) await copyFile(state.startFrom, own).catch(() => {});
   const { config, dropped } = await plannerConfig(
     join(options.dir, `${options.name}.toml`),
     {
       enabled: options.plannerEnabled,
       learning: options.learning,
-      state_file: join(options.dir, `${options.name}-planner-state.json`),
+      state_file: state && 'shared' in state ? state.shared : own,
     },
     (options.plannerToml ?? '')
       .split(';')

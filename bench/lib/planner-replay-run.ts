@@ -20,6 +20,11 @@ export interface RunJob {
   dir: string;
   workspaceRoot: string;
   world: AgentWorld;
+  /**
+   * The planner's state file for a run with it on: a training run shares one across runs (they merge on
+   * save); a measured run starts from a copy of the trained one, so it learns from no other measured run.
+   */
+  state?: { shared: string } | { startFrom: string };
 }
 
 /** How long to wait for speculative calls still running after the last agent call. */
@@ -58,6 +63,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       plannerEnabled: mode === 'on',
       learning: settings.learning,
       ...(mode === 'on' && settings.plannerToml ? { plannerToml: settings.plannerToml } : {}),
+      ...(mode === 'on' && job.state ? { state: job.state } : {}),
       workspaceRoot: job.workspaceRoot,
       gitlabUrl: gitlab.counted.url,
       logs,

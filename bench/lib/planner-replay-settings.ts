@@ -7,6 +7,12 @@ import { type ChoiceRule, LESS_PREDICTABLE, MODERATE, PREDICTABLE } from './plan
 export interface PlannerReplaySettings {
   /** Sessions per variant. BENCH_PLANNER_SESSIONS, default 12. */
   sessions: number;
+  /**
+   * Sessions (of another seed) the planner learns from before each variant is measured, as a user's
+   * planner has learned from earlier sessions; 0 = every measured run starts with nothing learned.
+   * BENCH_PLANNER_TRAINING, default 12.
+   */
+  trainingSessions: number;
   /** Sessions (each an off and an on run, side by side) in progress at once. BENCH_PLANNER_CONCURRENCY, default 3. */
   concurrency: number;
   /** Every think time and injected latency is multiplied by this. BENCH_PLANNER_TIME_SCALE, default 0.2. */
@@ -47,6 +53,12 @@ export function readPlannerReplaySettings(): PlannerReplaySettings {
   const positiveInt = (n: number) => Number.isInteger(n) && n >= 1;
   return {
     sessions: envNumber('BENCH_PLANNER_SESSIONS', 12, positiveInt, 'a positive integer'),
+    trainingSessions: envNumber(
+      'BENCH_PLANNER_TRAINING',
+      12,
+      (n) => Number.isInteger(n) && n >= 0,
+      'a whole number',
+    ),
     concurrency: envNumber('BENCH_PLANNER_CONCURRENCY', 3, positiveInt, 'a positive integer'),
     timeScale: envNumber('BENCH_PLANNER_TIME_SCALE', 0.2, (n) => n > 0 && n <= 10, 'a number in (0, 10]'),
     seed: envNumber('BENCH_PLANNER_SEED', 30, (n) => Number.isInteger(n) && n >= 0, 'a whole number'),

@@ -41,6 +41,42 @@ interface VariantContext {
   workspaceRoot: string;
   world: AgentWorld;
   log(line: string): void;
+  /** The state the planner learned in training, each measured run with it on starting from a copy. */
+  trained?: string;
+}
+
+/**
+ * Training: sessions of another seed, the planner on, all sharing one state file (runs merge what they
+ * learned on save), so the measured runs start from what a user's planner has learned before.
+ */
+async function train(
+  workers: readonly ReplayWorker[],
+  context: VariantContext,
+  scripts: readonly SessionScript[],
+  rule: ChoiceRule,
+): Promise<string> {
+  const shared = join(context.dir, `trained-${rule.name.replaceAll(' ', '-')}.json`);
+  let next = 0;
+  const drain = async (worker: ReplayWorker) => {
+    for (let script = scripts[next++]; script !== undefined; script = scripts[next++]) {
+      const run = worker.run({
+        script: { ...script, index: 1000 + script.index },
+        rule,
+        mode: 'on',
+        first: 'on',
+        settings: context.settings,
+        dir: context.dir,
+        workspaceRoot: context.workspaceRoot,
+        world: context.world,
+        state: { shared },
+      });
+      await run.ready;
+      run.start();
+      await run.done;
+    }
+  };
+  await Promise.all(workers.map(drain));
+  return shared;
 }
 
 /**
@@ -65,6 +101,7 @@ async function runPair(
     dir: context.dir,
     workspaceRoot: context.workspaceRoot,
     world: context.world,
+    ...(mode === 'on' && context.trained ? { state: { startFrom: context.trained } } : {}),
   });
   const runs = [slot.workers[0].run(job(order[0])), slot.workers[1].run(job(order[1]))] as const;
   await Promise.all(runs.map((run) => run.ready));
@@ -135,7 +172,17 @@ export async function measurePlannerReplay(
     await Promise.all(workers.map((worker) => worker.warm));
     const variants: VariantReport[] = [];
     const traces: { rule: string; runs: SessionRun[] }[] = [];
+    const training =
+      settings.learning && settings.trainingSessions > 0
+        ? generateSessions(chain, { ...plan, sessions: settings.trainingSessions, seed: settings.seed + 1 })
+        : [];
     for (const rule of settings.variants) {
+      if (training.length > 0) {
+        log(
+          `planner replay, ${rule.name}: training on ${training.length} sessions of seed ${settings.seed + 1}`,
+        );
+        context.trained = await train(workers, context, training, rule);
+      }
       log(`planner replay, ${rule.name}: ${scripts.length} sessions × off/on, ${slotCount} at a time`);
       const { report, runs } = await runVariant(slots, context, scripts, rule);
       variants.push(report);
