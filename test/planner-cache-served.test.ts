@@ -1,40 +1,7 @@
 // The result cache's bookkeeping of what was served: unused results, cost, sessions, clear, and sizes.
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ResultCache, type CacheKeyParts, type ResultCacheOptions } from '../src/planner/index.js';
-
-const T0 = 1_700_000_000_000;
-
-function setup(options: Omit<ResultCacheOptions, 'now'> = {}): {
-  cache: ResultCache;
-  advance(ms: number): void;
-} {
-  let nowMs = T0;
-  return {
-    cache: new ResultCache({ ...options, now: () => nowMs }),
-    advance: (ms) => {
-      nowMs += ms;
-    },
-  };
-}
-
-function ok(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }] };
-}
-
-function bytesOf(result: CallToolResult): number {
-  return Buffer.byteLength(JSON.stringify(result), 'utf8');
-}
-
-/** Key parts of a session's call (session A unless told). */
-function parts(tool: string, args: Record<string, unknown> = {}, session = 'A'): CacheKeyParts {
-  return { session, tool, args };
-}
-
-/** Key parts of a session-independent result. */
-function shared(tool: string, args: Record<string, unknown> = {}): CacheKeyParts {
-  return { session: undefined, tool, args };
-}
+import { T0, bytesOf, ok, parts, setup, shared } from './support/planner-fixtures.js';
 
 describe('ResultCache: unused results', () => {
   it('counts an entry that expires unserved, not one that was served first', () => {

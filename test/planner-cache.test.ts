@@ -1,45 +1,7 @@
 // The speculative result cache: TTL by an injected clock, sessions, byte bound, invalidation, in-flight joins.
 import { describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ResultCache, type CacheKeyParts, type ResultCacheOptions } from '../src/planner/index.js';
-
-const T0 = 1_700_000_000_000;
-
-/** A cache on a clock the test moves by hand. */
-function setup(options: Omit<ResultCacheOptions, 'now'> = {}): {
-  cache: ResultCache;
-  advance(ms: number): void;
-} {
-  let nowMs = T0;
-  return {
-    cache: new ResultCache({ ...options, now: () => nowMs }),
-    advance: (ms) => {
-      nowMs += ms;
-    },
-  };
-}
-
-function ok(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }] };
-}
-
-function failed(text = 'boom'): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-function bytesOf(result: CallToolResult): number {
-  return Buffer.byteLength(JSON.stringify(result), 'utf8');
-}
-
-/** Key parts of session A's call (or another session's). */
-function parts(tool: string, args: Record<string, unknown> = {}, session = 'A'): CacheKeyParts {
-  return { session, tool, args };
-}
-
-/** Key parts of a session-independent result. */
-function shared(tool: string): CacheKeyParts {
-  return { session: undefined, tool, args: {} };
-}
+import { ResultCache } from '../src/planner/index.js';
+import { T0, bytesOf, failed, ok, parts, setup, shared } from './support/planner-fixtures.js';
 
 const NO_STATS = { stored: 0, hits: 0, expired: 0, invalidated: 0, evicted: 0, refusedErrors: 0, unused: 0 };
 

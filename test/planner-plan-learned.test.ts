@@ -3,17 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FollowUpLink, ToolValueModel } from '../src/enrich/index.js';
 import { planFollowUps, VALUE_WEIGHTS, TOKENS_PER_KB, type PlanInput } from '../src/planner/index.js';
-
-function model(overrides: Partial<ToolValueModel> = {}): ToolValueModel {
-  return {
-    valueClass: 'critical',
-    sideEffect: 'read_only',
-    cost: { typicalKb: 1 },
-    followUp: [],
-    invalidates: [],
-    ...overrides,
-  };
-}
+import { model } from './support/planner-fixtures.js';
 
 function link(tool: string, probability: number): FollowUpLink {
   return { tool, probability, projection: 'items[*].key', projectionArg: 'key' };

@@ -2,21 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FollowUpLink, ToolValueModel } from '../src/enrich/index.js';
 import { canonicalJson, planFollowUps, type PlanInput } from '../src/planner/index.js';
-
-function model(overrides: Partial<ToolValueModel> = {}): ToolValueModel {
-  return {
-    valueClass: 'critical',
-    sideEffect: 'read_only',
-    cost: { typicalKb: 1 },
-    followUp: [],
-    invalidates: [],
-    ...overrides,
-  };
-}
-
-function link(tool: string, probability: number, projection = 'items[*].key'): FollowUpLink {
-  return { tool, probability, projection, projectionArg: 'key' };
-}
+import { link, model } from './support/planner-fixtures.js';
 
 const listResult: CallToolResult = {
   content: [],

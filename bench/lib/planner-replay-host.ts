@@ -8,37 +8,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type ForesightConfig, loadConfig } from '../../src/config/index.js';
 import { type ForesightHost, createHost } from '../../src/create-host.js';
 import type { Logger } from '../../src/host/index.js';
+import { COUNTER_NAMES, PLANNER_STATS_URI, type PlannerCounters } from '../../src/planner/index.js';
 import { BUILTIN_PLUGINS } from '../../src/plugins/index.js';
 import { GITLAB_PREFIX, WORKSPACE_PREFIX } from './corpus-sessions.js';
 import { REPLAY_PROJECT } from './planner-replay-gitlab.js';
 import { type CallLog, instrumentPlugin } from './planner-replay-plugins.js';
-
-export const PLANNER_STATS_URI = 'foresight://planner/stats';
-
-/** The counters of `foresight://planner/stats`. */
-export interface PlannerCounters {
-  dispatched: number;
-  hits: number;
-  joins: number;
-  wasted: number;
-  expired: number;
-  invalidated: number;
-  failed: number;
-  dropped: number;
-  latencySavedMs: number;
-}
-
-export const COUNTER_NAMES: readonly (keyof PlannerCounters)[] = [
-  'dispatched',
-  'hits',
-  'joins',
-  'wasted',
-  'expired',
-  'invalidated',
-  'failed',
-  'dropped',
-  'latencySavedMs',
-];
 
 export interface HostLogs {
   /** Warnings and errors the host logged (message and tool), for the report's diagnostics. */

@@ -2,7 +2,7 @@
 // and the printed tables.
 import type { SessionKind, SessionStatistics } from './corpus-sessions.js';
 import type { CallRecord, ChoiceRule } from './planner-replay-agent.js';
-import type { PlannerCounters } from './planner-replay-host.js';
+import type { PlannerCounters } from '../../src/planner/index.js';
 import { table } from './report.js';
 import { percentile } from './stats.js';
 
