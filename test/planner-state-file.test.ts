@@ -317,3 +317,31 @@ describe('counter helpers', () => {
     expect(subtractCounters(a, b)).toEqual(counters({ dispatched: 3, hits: 0, latencySavedMs: 2 }));
   });
 });
+
+describe('edges the planner adds itself', () => {
+  it('keeps an edge’s `via` through a save, apart from the model’s edge between the same tools', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'foresight-via-'));
+    const file = path.join(dir, 'state.json');
+    const store = new PlannerStateStore({ file });
+    await store.load();
+    const learner = new TransitionLearner({ priorStrength: 8, lagWindow: 1 });
+    const read = learner.observeCall('s', 'read', 'a');
+    learner.observePlanned(read, [
+      { to: 'read', prior: 0.3, sets: [{ argsKey: 'import', status: 'dispatched' }] },
+      { to: 'read', prior: 0.3, via: 'listing', sets: [{ argsKey: 'next', status: 'dispatched' }] },
+    ]);
+    learner.observeCall('s', 'read', 'next');
+    learner.endSession('s');
+    await store.save({ counters: zeroCounters(), learned: learner.toState() });
+    const saved = await new PlannerStateStore({ file }).load();
+    const edges = (saved?.edges ?? []).filter((edge) => edge.from === 'read' && edge.to === 'read');
+    expect(edges.map((edge) => [edge.via ?? null, edge.matched[0]])).toEqual(
+      expect.arrayContaining([
+        [null, 0],
+        ['listing', 1],
+      ]),
+    );
+    expect(edges).toHaveLength(2);
+    await rm(dir, { recursive: true, force: true });
+  });
+});

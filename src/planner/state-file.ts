@@ -160,6 +160,7 @@ export function mergeLearnedState(
     edges.push({
       from: onDisk.from,
       to: onDisk.to,
+      ...(onDisk.via === undefined ? {} : { via: onDisk.via }),
       prior: before === undefined || mine.prior !== before.prior ? mine.prior : onDisk.prior,
       followed: onDisk.followed + grown(mine.followed, before?.followed),
       offered: addedArrays(onDisk.offered, mine.offered, before?.offered ?? []),
@@ -173,6 +174,7 @@ export function mergeLearnedState(
     edges.push({
       from: mine.from,
       to: mine.to,
+      ...(mine.via === undefined ? {} : { via: mine.via }),
       prior: mine.prior,
       followed: grown(mine.followed, before.followed),
       offered: addedArrays([], mine.offered, before.offered),
