@@ -359,8 +359,7 @@ export class Planner {
         if (set) sets.set(key, set);
       }
       setsOf.set(link, sets);
-      // Even a short list: once the agent has taken one item, the next is likelier than its position said.
-      if (sets.size > 1) this.rememberListing(session, link, sets);
+      if (sets.size > MAX_ARGUMENT_SETS_PER_LINK) this.rememberListing(session, link, sets);
     }
     // This call worked through a listing: its next sets follow it, as a link of this tool to itself.
     const continued: FollowUpLink | undefined = listing && {
