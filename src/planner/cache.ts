@@ -9,6 +9,8 @@ export interface CacheKeyParts {
   /** Published tool name. */
   tool: string;
   args: Record<string, unknown>;
+  /** `canonicalJson(args)`, when the caller has it already: each lookup then serialises nothing. */
+  argsKey?: string;
 }
 
 export interface CachedResult {
@@ -119,7 +121,7 @@ export class ResultCache {
 
   /** Session, tool and canonical args as one string: a JSON array, so no separator can collide. */
   static key(parts: CacheKeyParts): string {
-    return canonicalJson([parts.session ?? null, parts.tool, parts.args]);
+    return `[${JSON.stringify(parts.session ?? null)},${JSON.stringify(parts.tool)},${parts.argsKey ?? canonicalJson(parts.args)}]`;
   }
 
   /**
@@ -270,6 +272,11 @@ export class ResultCache {
     for (const flight of this.unsettled) this.markStale(flight);
   }
 
+  /** True when no entry is held and no speculative call is in flight: nothing for `invalidate` to drop. */
+  get isEmpty(): boolean {
+    return this.entries.size === 0 && this.unsettled.size === 0;
+  }
+
   /** Entries held now and their summed bytes. */
   get size(): { entries: number; bytes: number } {
     return { entries: this.entries.size, bytes: this.entries.calculatedSize };
@@ -334,10 +341,12 @@ export class ResultCache {
  * and the caller may go on to change its own object.
  */
 function ownCopy(parts: CacheKeyParts): CacheKeyParts {
+  const argsKey = parts.argsKey ?? canonicalJson(parts.args);
   return {
     session: parts.session,
     tool: parts.tool,
-    args: JSON.parse(canonicalJson(parts.args)) as Record<string, unknown>,
+    args: JSON.parse(argsKey) as Record<string, unknown>,
+    argsKey,
   };
 }
 

@@ -115,7 +115,8 @@ interface OpenSet extends PlannedSet {
 interface Window extends CallObservation {
   later: { tool: string; argsKey: string }[];
   /** Target tools already counted in `followed` for this window. */
-  followedTools: Set<string>;
+  /** A window sees at most lagWindow calls: an array is cheaper than a Set for so few. */
+  followedTools: string[];
   planned: { to: string; via: string | undefined; sets: OpenSet[] }[] | undefined;
   closed: boolean;
 }
@@ -143,7 +144,6 @@ export class TransitionLearner {
   private readonly edgeStats = new Map<string, LearnedEdgeState>();
   /** Open windows per session, oldest first; the map's order is the sessions' last activity. */
   private readonly sessions = new Map<string, Window[]>();
-  private readonly windows = new WeakMap<CallObservation, Window>();
 
   constructor(options: LearnerOptions = {}, state?: LearnedState) {
     this.priorStrength = options.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
@@ -184,7 +184,7 @@ export class TransitionLearner {
       session,
       tool,
       later: [],
-      followedTools: new Set(),
+      followedTools: [],
       planned: undefined,
       closed: false,
     };
@@ -196,9 +196,7 @@ export class TransitionLearner {
       if (this.sessions.size <= this.maxSessions) break;
       this.endSession(oldest);
     }
-    const handle: CallObservation = { session, tool };
-    this.windows.set(handle, window);
-    return handle;
+    return window;
   }
 
   /**
@@ -207,8 +205,10 @@ export class TransitionLearner {
    * per observation counts.
    */
   observePlanned(observation: CallObservation, links: readonly PlannedLink[]): void {
-    const window = this.windows.get(observation);
-    if (window === undefined || window.planned !== undefined) return;
+    // The handle is the window itself (one object a call, on the hot path), typed as its public part.
+    const window = observation as Window;
+    // Not one of this learner's windows, or already reported.
+    if (!Array.isArray(window.later) || window.planned !== undefined) return;
     window.planned = links.map((link) => ({
       to: link.to,
       via: link.via,
@@ -319,8 +319,8 @@ export class TransitionLearner {
   /** One later agent call inside `window`. */
   private record(window: Window, tool: string, argsKey: string): void {
     window.later.push({ tool, argsKey });
-    if (!window.followedTools.has(tool)) {
-      window.followedTools.add(tool);
+    if (!window.followedTools.includes(tool)) {
+      window.followedTools.push(tool);
       this.edge(window.tool, tool).followed += 1;
     }
     this.markUsed(window, tool, argsKey);

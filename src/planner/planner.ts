@@ -42,7 +42,7 @@ export interface PlannerOptions {
   /** `[tools."<name>"]` and `[tools."*"]`. */
   overrides?: Readonly<Record<string, ToolOverride>>;
   logger: Logger;
-  /** Learns what the agent really calls; without it, the value models' probabilities are used as they are. */
+  /** Learns what the agent really calls; without it, each argument set's probability is the prior alone. */
   learner?: TransitionLearner;
   /** Clock in ms for the cache and the dispatcher. Default `Date.now`. */
   now?: () => number;
@@ -73,8 +73,11 @@ export interface PlannerSnapshot {
   edges: RankedEdge[];
 }
 
-interface ModelMemo {
+/** What one listed tool's planning needs, worked out once per catalog build. */
+interface ToolMemo {
   model: ToolValueModel;
+  /** For a tool that may write: the tools whose results it makes stale (its plugin's, when it names none). */
+  invalidates: readonly string[];
 }
 
 /** One projected argument set, mapped and validated for its tool. */
@@ -121,7 +124,7 @@ export class Planner {
   private readonly dispatcher: Dispatcher;
   private readonly now: () => number;
   private readonly counts: PlannerCounters = zeroCounters();
-  private readonly models = new WeakMap<EnrichedTool, ModelMemo>();
+  private readonly memos = new WeakMap<EnrichedTool, ToolMemo>();
   /** Jobs waiting for a slot, by cache key: covered for planning, cancelled when the agent calls first. */
   private readonly queued = new Map<string, QueuedCall>();
   private readonly listings = new Map<string, Listing[]>();
@@ -248,12 +251,14 @@ export class Planner {
     const { pipeline, host } = this.options;
     const prepared = pipeline.prepare(name, args);
     const model = this.modelFor(prepared.enriched);
-    const argsKey = canonicalJson(prepared.args);
+    const reads = !writes(model);
+    // Serialised only when something reads it: a write with learning off (the common write) needs no key.
+    const argsKey = reads || this.learner ? canonicalJson(prepared.args) : '';
     const observation = this.learner?.observeCall(session, name, argsKey);
-    if (writes(model)) return this.mutate(prepared, model, env);
+    if (!reads) return this.mutate(prepared, model, env);
     const listing = this.consumeListing(session, name, argsKey);
 
-    const parts: CacheKeyParts = { session, tool: name, args: prepared.args };
+    const parts: CacheKeyParts = { session, tool: name, args: prepared.args, argsKey };
     this.cancelQueued(parts);
     let served: Served | undefined;
     let raw: CallToolResult | undefined;
@@ -291,10 +296,11 @@ export class Planner {
   ): Promise<CallToolResult> {
     const { pipeline, host } = this.options;
     const { ref } = prepared.enriched;
-    // A write that does not say what it touches may touch anything of its plugin.
-    const tools = model.invalidates.length > 0 ? model.invalidates : pipeline.listedOf(ref.plugin);
+    const tools = this.memoFor(prepared.enriched).invalidates;
     const match = matchOf(model.invalidateBy, prepared.args);
     const invalidate = () => {
+      // Most writes meet nothing to drop: skip the walk over the cache.
+      if (this.cache.isEmpty && this.queued.size === 0) return;
       this.cache.invalidate(tools, match);
       // Not yet begun, so invalidate cannot mark them: they would read the old state or race the write.
       for (const [key, job] of this.queued) {
@@ -479,6 +485,7 @@ export class Planner {
       session: model.sessionIndependent === true ? undefined : session,
       tool,
       args: set.prepared.args,
+      argsKey: set.argsKey,
     };
   }
 
@@ -526,20 +533,29 @@ export class Planner {
   }
 
   private modelFor(enriched: EnrichedTool): ToolValueModel {
-    let memo = this.models.get(enriched);
+    return this.memoFor(enriched).model;
+  }
+
+  private memoFor(enriched: EnrichedTool): ToolMemo {
+    let memo = this.memos.get(enriched);
     if (!memo) {
       const overrides = this.options.overrides ?? {};
-      memo = {
-        model: resolveValueModel({
-          annotations: enriched.tool.annotations,
-          fromEnricher: this.enricherModel(enriched),
-          wildcard: overrides['*'],
-          named: overrides[enriched.ref.published],
-        }),
-      };
-      this.models.set(enriched, memo);
+      const model = resolveValueModel({
+        annotations: enriched.tool.annotations,
+        fromEnricher: this.enricherModel(enriched),
+        wildcard: overrides['*'],
+        named: overrides[enriched.ref.published],
+      });
+      // A write that does not say what it touches may touch anything of its plugin.
+      const invalidates = !writes(model)
+        ? []
+        : model.invalidates.length > 0
+          ? model.invalidates
+          : this.options.pipeline.listedOf(enriched.ref.plugin);
+      memo = { model, invalidates };
+      this.memos.set(enriched, memo);
     }
-    return memo.model;
+    return memo;
   }
 
   /** The first model an enricher of the tool's chain gives; an enricher that throws is skipped (logged). */
