@@ -1,7 +1,7 @@
 // Learns what the agent really calls after each tool, per session, and blends it with the follow-up graph's priors.
 import { zeroCounters } from './counters.js';
 import { MAX_ARGUMENT_SETS_PER_LINK } from './projection.js';
-import type { LearnedEdgeState, LearnedState } from './state-file.js';
+import { type LearnedEdgeState, type LearnedState, edgeKey } from './state-file.js';
 
 /**
  * What became of one planned argument set. `dispatched`: run ahead. `suppressed`: would have run, but
@@ -121,6 +121,13 @@ interface Window extends CallObservation {
   closed: boolean;
 }
 
+/** A session's open windows, oldest first. */
+interface SessionWindows {
+  open: Window[];
+  /** The learner's call count at this session's latest call: the least active session is ended first. */
+  lastActive: number;
+}
+
 function positiveInt(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1)
     throw new RangeError(`${name} must be a positive integer, got ${value}`);
@@ -142,8 +149,9 @@ export class TransitionLearner {
   private readonly now: () => number;
   private readonly tools = new Map<string, ToolStats>();
   private readonly edgeStats = new Map<string, LearnedEdgeState>();
-  /** Open windows per session, oldest first; the map's order is the sessions' last activity. */
-  private readonly sessions = new Map<string, Window[]>();
+  private readonly sessions = new Map<string, SessionWindows>();
+  /** Counts observed calls: a session's `lastActive` is the count at its latest call. */
+  private activity = 0;
 
   constructor(options: LearnerOptions = {}, state?: LearnedState) {
     this.priorStrength = options.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
@@ -172,14 +180,18 @@ export class TransitionLearner {
   /** The agent called `tool` with `argsKey` in `session`: counts it, feeds the session's open windows, opens one for it. */
   observeCall(session: string, tool: string, argsKey: string): CallObservation {
     this.toolStats(tool).calls += 1;
-    const open = this.sessions.get(session) ?? [];
-    this.sessions.delete(session); // re-inserted below: most recently active last
-    const stillOpen: Window[] = [];
-    for (const window of open) {
-      this.record(window, tool, argsKey);
-      if (window.later.length < this.lagWindow) stillOpen.push(window);
-      else this.close(window);
+    let windows = this.sessions.get(session);
+    if (windows === undefined) {
+      windows = { open: [], lastActive: 0 };
+      this.sessions.set(session, windows);
+      if (this.sessions.size > this.maxSessions) this.endLeastActive(session);
     }
+    this.activity += 1;
+    windows.lastActive = this.activity;
+    const { open } = windows;
+    for (const window of open) this.record(window, tool, argsKey);
+    // Windows open in call order, so those that have seen their whole lag window are at the front.
+    while (open[0] !== undefined && open[0].later.length >= this.lagWindow) this.close(open.shift()!);
     const window: Window = {
       session,
       tool,
@@ -188,14 +200,8 @@ export class TransitionLearner {
       planned: undefined,
       closed: false,
     };
-    stillOpen.push(window);
-    for (const oldest of stillOpen.splice(0, stillOpen.length - this.maxOpenWindows)) this.close(oldest);
-    this.sessions.set(session, stillOpen);
-    // Oldest activity first; the current session is last, so it is never the one ended.
-    for (const [oldest] of this.sessions) {
-      if (this.sessions.size <= this.maxSessions) break;
-      this.endSession(oldest);
-    }
+    open.push(window);
+    if (open.length > this.maxOpenWindows) this.close(open.shift()!);
     return window;
   }
 
@@ -242,14 +248,14 @@ export class TransitionLearner {
 
   /** Closes the session's open windows, counting their outcomes, and forgets the session. */
   endSession(session: string): void {
-    const open = this.sessions.get(session);
+    const windows = this.sessions.get(session);
     this.sessions.delete(session);
-    for (const window of open ?? []) this.close(window);
+    for (const window of windows?.open ?? []) this.close(window);
   }
 
   /** Open windows of a session (for tests and diagnostics). */
   openWindows(session: string): number {
-    return this.sessions.get(session)?.length ?? 0;
+    return this.sessions.get(session)?.open.length ?? 0;
   }
 
   /** Every learned edge, with the calls of its `from` and the learned rate. */
@@ -314,6 +320,19 @@ export class TransitionLearner {
         edge.matched[position] = Math.min(saved.matched[position] ?? 0, edge.offered[position] ?? 0);
       }
     }
+  }
+
+  /** Ends the session least recently active, other than `keep` (a client that never said goodbye). */
+  private endLeastActive(keep: string): void {
+    let oldest: string | undefined;
+    let oldestActive = Infinity;
+    for (const [session, windows] of this.sessions) {
+      if (session !== keep && windows.lastActive < oldestActive) {
+        oldest = session;
+        oldestActive = windows.lastActive;
+      }
+    }
+    if (oldest !== undefined) this.endSession(oldest);
   }
 
   /** One later agent call inside `window`. */
@@ -393,10 +412,6 @@ export class TransitionLearner {
     }
     return edge;
   }
-}
-
-function edgeKey(from: string, to: string, via?: string): string {
-  return JSON.stringify(via === undefined ? [from, to] : [from, to, via]);
 }
 
 function copyEdge(edge: LearnedEdgeState): LearnedEdgeState {

@@ -125,6 +125,8 @@ export class Planner {
   private readonly now: () => number;
   private readonly counts: PlannerCounters = zeroCounters();
   private readonly memos = new WeakMap<EnrichedTool, ToolMemo>();
+  /** The tools follow-up links lead to, for the catalog build `listed` came from. */
+  private targets: { listed: readonly Tool[]; names: ReadonlySet<string> } | undefined;
   /** Jobs waiting for a slot, by cache key: covered for planning, cancelled when the agent calls first. */
   private readonly queued = new Map<string, QueuedCall>();
   private readonly listings = new Map<string, Listing[]>();
@@ -251,41 +253,68 @@ export class Planner {
     const { pipeline, host } = this.options;
     const prepared = pipeline.prepare(name, args);
     const model = this.modelFor(prepared.enriched);
-    const reads = !writes(model);
-    // Serialised only when something reads it: a write with learning off (the common write) needs no key.
-    const argsKey = reads || this.learner ? canonicalJson(prepared.args) : '';
+    // Only a follow-up's target is ever run ahead, so only its calls can be served, cancel a queued
+    // job, work through a listing or match a planned set: the others skip all of that (the hot path).
+    const target = this.linkTargets().has(name);
+    const argsKey = target ? canonicalJson(prepared.args) : '';
     const observation = this.learner?.observeCall(session, name, argsKey);
-    if (!reads) return this.mutate(prepared, model, env);
-    const listing = this.consumeListing(session, name, argsKey);
+    if (writes(model)) return this.mutate(prepared, model, env);
 
+    const listing = target ? this.consumeListing(session, name, argsKey) : undefined;
+    const prefetched = target ? await this.prefetched(session, prepared, argsKey, env) : undefined;
+    // A shared result must not be changed by the result hooks of this call.
+    const raw = prefetched
+      ? structuredClone(prefetched.result)
+      : await host.callTool(name, prepared.args, env);
+    const answer = pipeline.finish(prepared, raw);
+    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing);
+    return prefetched ? withPrefetchMeta(answer, prefetched.served) : answer;
+  }
+
+  /** A fresh speculative result for the agent's call, from the cache or by joining the call still running. */
+  private async prefetched(
+    session: string,
+    prepared: PreparedCall,
+    argsKey: string,
+    env: CallEnvironment | undefined,
+  ): Promise<{ result: CallToolResult; served: Served } | undefined> {
+    if (this.cache.isEmpty && this.queued.size === 0) return undefined;
+    const name = prepared.enriched.ref.published;
     const parts: CacheKeyParts = { session, tool: name, args: prepared.args, argsKey };
     this.cancelQueued(parts);
-    let served: Served | undefined;
-    let raw: CallToolResult | undefined;
+    let found: { result: CallToolResult; served: Served } | undefined;
     const cached = this.cache.get(parts, (entry) => this.stillFresh(prepared, entry));
     if (cached) {
-      raw = cached.result;
-      served = { source: 'cache', ageMs: this.now() - cached.storedAtMs };
+      found = { result: cached.result, served: { source: 'cache', ageMs: this.now() - cached.storedAtMs } };
       this.counts.hits += 1;
       this.counts.latencySavedMs += cached.costMs ?? 0;
     } else {
       const flight = this.cache.inFlight(parts);
       if (flight) {
         const joinedAtMs = this.now();
-        raw = await untilCancelled(flight.result, env?.signal, name);
-        if (raw) {
-          served = { source: 'in_flight', ageMs: 0 };
+        const result = await untilCancelled(flight.result, env?.signal, name);
+        if (result) {
+          found = { result, served: { source: 'in_flight', ageMs: 0 } };
           this.counts.joins += 1;
           this.counts.latencySavedMs += joinedAtMs - flight.startedAtMs;
         }
       }
     }
-    if (served) this.options.logger.debug({ tool: name, ...served }, 'planner: served a speculative result');
-    // A shared result must not be changed by the result hooks of this call.
-    raw = served && raw ? structuredClone(raw) : await host.callTool(name, prepared.args, env);
-    const answer = pipeline.finish(prepared, raw);
-    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing);
-    return served ? withPrefetchMeta(answer, served) : answer;
+    if (found)
+      this.options.logger.debug({ tool: name, ...found.served }, 'planner: served a speculative result');
+    return found;
+  }
+
+  /** Published names some listed tool's follow-up links lead to; worked out once per catalog build. */
+  private linkTargets(): ReadonlySet<string> {
+    const listed = this.options.pipeline.listTools();
+    if (this.targets?.listed !== listed) {
+      const names = new Set<string>();
+      for (const tool of listed)
+        for (const link of this.modelOf(tool.name)?.followUp ?? []) names.add(link.tool);
+      this.targets = { listed, names };
+    }
+    return this.targets.names;
   }
 
   /** A call that may change what tools read: what it makes stale goes before it runs and again after it answered. */
@@ -327,7 +356,11 @@ export class Planner {
     observation: CallObservation | undefined,
     listing: Listing | undefined,
   ): void {
-    if (model.followUp.length === 0 && observation === undefined && listing === undefined) return;
+    if (model.followUp.length === 0 && listing === undefined) {
+      // Nothing to plan: the learner hears so at once, without a turn of the event loop per call.
+      if (observation !== undefined) this.learner?.observePlanned(observation, []);
+      return;
+    }
     // After the answer has gone out: planning never delays the agent's own call.
     setImmediate(() => {
       try {

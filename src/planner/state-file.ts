@@ -114,8 +114,12 @@ function addedArrays(disk: readonly number[], own: readonly number[], base: read
   return Array.from({ length }, (_, i) => (disk[i] ?? 0) + grown(own[i] ?? 0, base[i]));
 }
 
-const edgeKey = (edge: { from: string; to: string; via?: string }) =>
-  JSON.stringify(edge.via === undefined ? [edge.from, edge.to] : [edge.from, edge.to, edge.via]);
+/** One string per edge (from, to, via): tool names never hold NUL, so the parts cannot run together. */
+export function edgeKey(from: string, to: string, via?: string): string {
+  return via === undefined ? `${from}\u0000${to}` : `${from}\u0000${to}\u0000${via}`;
+}
+
+const keyOf = (edge: { from: string; to: string; via?: string }) => edgeKey(edge.from, edge.to, edge.via);
 
 function sameTool(a: LearnedToolState | undefined, b: LearnedToolState | undefined): boolean {
   return (
@@ -146,17 +150,17 @@ export function mergeLearnedState(
       ...(flags?.off === true ? { off: true } : {}),
     };
   }
-  const baseEdges = new Map(base.edges.map((edge) => [edgeKey(edge), edge]));
-  const ownEdges = new Map(own.edges.map((edge) => [edgeKey(edge), edge]));
+  const baseEdges = new Map(base.edges.map((edge) => [keyOf(edge), edge]));
+  const ownEdges = new Map(own.edges.map((edge) => [keyOf(edge), edge]));
   const edges: LearnedEdgeState[] = [];
   for (const onDisk of disk.edges) {
-    const mine = ownEdges.get(edgeKey(onDisk));
-    ownEdges.delete(edgeKey(onDisk));
+    const mine = ownEdges.get(keyOf(onDisk));
+    ownEdges.delete(keyOf(onDisk));
     if (mine === undefined) {
       edges.push({ ...onDisk, offered: [...onDisk.offered], matched: [...onDisk.matched] });
       continue;
     }
-    const before = baseEdges.get(edgeKey(onDisk));
+    const before = baseEdges.get(keyOf(onDisk));
     edges.push({
       from: onDisk.from,
       to: onDisk.to,
@@ -170,7 +174,7 @@ export function mergeLearnedState(
   // Edges only this process knows: what it counted since its base (the rest was on disk once and was dropped there).
   const none: LearnedEdgeState = { from: '', to: '', prior: 0, followed: 0, offered: [], matched: [] };
   for (const mine of ownEdges.values()) {
-    const before = baseEdges.get(edgeKey(mine)) ?? none;
+    const before = baseEdges.get(keyOf(mine)) ?? none;
     edges.push({
       from: mine.from,
       to: mine.to,
