@@ -128,7 +128,7 @@ const RESULTS_FILE = join(ROOT, 'bench/results/latest.json');
 
 async function measurePlanner(): Promise<PlannerReplayReport> {
   log(
-    'planner replay: generated agent sessions, the planner off and on side by side, after training (about 3.5 minutes)',
+    'planner replay: generated agent sessions, the planner off and on side by side, after training (about 4.5 minutes)',
   );
   return measurePlannerReplay(readPlannerReplaySettings(), log);
 }

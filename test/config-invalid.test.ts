@@ -99,7 +99,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
   test('unknown planner key', () => {
     const text = '[planner]\nenabled = true\nbudget = 3\n';
     expect(failure(text).message).toBe(
-      `${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
+      `${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
     );
   });
 
@@ -121,7 +121,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
       `  ${FILE}:${lineOf(text, 'transport')}: server.transport: expected one of "stdio", "http", got "smoke"`,
       `  ${FILE}:${lineOf(text, 'deadline_ms')}: plugins.gh.deadline_ms: expected a positive integer, got 1.5`,
       `  ${FILE}:${lineOf(text, 'enabled')}: planner.enabled: expected true or false, got "yes"`,
-      `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled, probability_floor, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
+      `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
     ]);
   });
 
@@ -209,6 +209,14 @@ describe('[planner] and [tools."*"]', () => {
     const message = failure('[planner]\nprobability_floor = 1.5\nmax_in_flight = 0\n').message;
     expect(message).toContain(`${FILE}:2: planner.probability_floor: expected a number from 0 to 1, got 1.5`);
     expect(message).toContain(`${FILE}:3: planner.max_in_flight: expected a positive integer, got 0`);
+  });
+
+  test('max_waste_per_hit takes a number >= 0 or inf, and says so', () => {
+    for (const bad of ['-1', '"lots"', 'nan']) {
+      expect(failure(`[planner]\nmax_waste_per_hit = ${bad}\n`).message).toContain(
+        `${FILE}:2: planner.max_waste_per_hit: expected a number >= 0, or inf for no budget, got `,
+      );
+    }
   });
 
   test('learning and state_file have their types, named with the line', () => {

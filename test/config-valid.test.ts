@@ -43,6 +43,7 @@ annotations = { readOnlyHint = true, title = "Issues" }
 [planner]
 enabled = true
 probability_floor = 0.3
+max_waste_per_hit = inf
 max_in_flight = 6
 learning = false
 state_file = "state/planner.json"
@@ -148,6 +149,7 @@ describe('parseConfig with a full valid file', () => {
     expect(config.planner).toEqual({
       enabled: true,
       probabilityFloor: 0.3,
+      maxWastePerHit: Infinity,
       tokenBudget: 4000,
       maxInFlight: 6,
       perHostInFlight: 2,

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fieldName, fieldNames } from '../src/enrich/index.js';
+import { seededRandom as random } from './support/random.js';
 
 const VALID = /^[a-z0-9_]{1,64}$/;
-
-// A seeded generator, so a failure can be replayed.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<T>(items: readonly T[], next: () => number): T[] {
   const out = [...items];

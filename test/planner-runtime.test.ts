@@ -63,7 +63,7 @@ async function start(
   connected = await connect({
     config,
     plugins: [{ plugin: plugin.plugin }],
-    planner: { enabled: true, learning: false, ...planner },
+    planner: { enabled: true, learning: false, maxWastePerHit: Infinity, ...planner },
   });
   return connected;
 }
@@ -475,6 +475,62 @@ describe('planner: configuration and stats', () => {
     const messages = records.filter((record) => record.level === 'debug').map((record) => record.msg);
     expect(messages.filter((msg) => msg === 'planner: dispatched')).toHaveLength(3);
     expect(messages).toContain('planner: served a speculative result');
+  });
+});
+
+describe('planner: the waste budget', () => {
+  it('from a cold start, does not run a follow-up that is more likely unused than used', async () => {
+    const rec = recordsPlugin({
+      models: models({
+        list: {
+          followUp: [
+            { tool: 'rec__get', probability: 0.3, projection: 'items[*].key', projectionArg: 'key' },
+          ],
+        },
+      }),
+    });
+    const c = await start(rec, { maxWastePerHit: 1 });
+    await call(c.client, 'rec__list');
+    await call(c.client, 'rec__get', { key: 'r1' });
+    expect(rec.log.filter((entry) => entry.speculative)).toEqual([]);
+    const read = await c.client.readResource({ uri: PLANNER_STATS_URI });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+      counters: { dispatched: 0 },
+      wasteBudget: { maxWastePerHit: 1, hits: 0, waste: 0 },
+    });
+  });
+
+  it('counts results that went unused, and then holds back even likely follow-ups', async () => {
+    const rec = withModels();
+    const c = await start(rec, { maxWastePerHit: 1 });
+    await call(c.client, 'rec__list');
+    // p 0.9, 0.45 and 0.225 by position: the first leaves room for the other two.
+    await settled(c, 3);
+    // A tool that says nothing of its side effects may change anything: three results unused.
+    await call(c.client, 'rec__touch');
+    expect(c.host.planner.snapshot().wasteBudget).toMatchObject({ hits: 0 });
+    expect(c.host.planner.snapshot().wasteBudget.waste).toBeGreaterThan(2.9);
+    await call(c.client, 'rec__list');
+    await call(c.client, 'rec__get', { key: 'r1' });
+    expect(c.host.planner.snapshot().counters.dispatched).toBe(3);
+    expect(rec.log.filter((entry) => entry.speculative)).toHaveLength(3);
+  });
+
+  it('with no budget (inf), runs every follow-up above the floor', async () => {
+    const rec = recordsPlugin({
+      models: models({
+        list: {
+          followUp: [
+            { tool: 'rec__get', probability: 0.3, projection: 'items[*].key', projectionArg: 'key' },
+          ],
+        },
+      }),
+    });
+    const c = await start(rec, { maxWastePerHit: Infinity });
+    await call(c.client, 'rec__list');
+    // Positions 0 and 1 (0.3, 0.15): only the first is above the floor of 0.2.
+    await settled(c, 1);
+    expect(c.host.planner.snapshot().wasteBudget.maxWastePerHit).toBeNull();
   });
 });
 

@@ -34,7 +34,10 @@ async function start(): Promise<Connected> {
     '/proj/foresight.toml',
     '/proj',
   );
-  connected = await connect({ config, planner: { enabled: true, learning: false } });
+  connected = await connect({
+    config,
+    planner: { enabled: true, learning: false, maxWastePerHit: Infinity },
+  });
   return connected;
 }
 

@@ -24,6 +24,17 @@ export interface ChoiceRule {
   followsImports: number;
 }
 
+/**
+ * Works through what a search lists in order: always the first item not yet read, from the latest
+ * listing while it has one, else the first unread file the last one imports. Which tool it calls next
+ * still follows the corpus, so even this agent reads a listed file after a grep less than half the time.
+ */
+export const IN_ORDER: ChoiceRule = {
+  name: 'in order',
+  fromListing: 1,
+  position: { kind: 'geometric', ratio: 0 },
+  followsImports: 1,
+};
 /** Reads what a search lists mostly in order: the first item not yet read with P = 0.75. */
 export const PREDICTABLE: ChoiceRule = {
   name: 'predictable',

@@ -316,7 +316,12 @@ function modeRows(variant: VariantReport): string[][] {
 }
 
 function describeRule(rule: ChoiceRule): string {
-  const position = rule.position.kind === 'geometric' ? `P(i) ∝ ${rule.position.ratio}^i` : 'uniform';
+  const position =
+    rule.position.kind === 'uniform'
+      ? 'uniform'
+      : rule.position.ratio === 0
+        ? 'always the first'
+        : `P(i) ∝ ${rule.position.ratio}^i`;
   return `${rule.name}: item from the latest listing with p = ${rule.fromListing}, position ${position} over items not yet read; otherwise a file the last one imports with p = ${rule.followsImports}`;
 }
 
@@ -354,18 +359,18 @@ export function formatPlannerReplayReport(report: PlannerReplayReport): string {
         `  counters unavailable (${variant.on.countersUnavailable}); * = seen by the client or the plugins instead`,
       );
   }
-  const [first, second] = report.variants;
-  if (first && second) {
-    const move = (label: string, a: number, b: number, digits: number) =>
-      `${label} ${fixed(a, digits)} → ${fixed(b, digits)}`;
+  if (report.variants.length > 1) {
+    const { variants } = report;
+    const move = (label: string, value: (v: (typeof variants)[number]) => number, digits: number) =>
+      `${label} ${variants.map((v) => fixed(value(v), digits)).join(' → ')}`;
     lines.push(
       '',
-      `${first.rule.name} → ${second.rule.name}: ` +
+      `${variants.map((v) => v.rule.name).join(' → ')}: ` +
         [
-          move('wait reduction %', first.waitReductionPercent, second.waitReductionPercent, 1),
-          move('hits+joins', first.on.hitsAndJoins, second.on.hitsAndJoins, 0),
-          move('wasted/hit', first.on.wastedPerHit, second.on.wastedPerHit, 2),
-          move('extra upstream %', first.extraUpstreamPercent, second.extraUpstreamPercent, 1),
+          move('wait reduction %', (v) => v.waitReductionPercent, 1),
+          move('hits+joins', (v) => v.on.hitsAndJoins, 0),
+          move('wasted/hit', (v) => v.on.wastedPerHit, 2),
+          move('extra upstream %', (v) => v.extraUpstreamPercent, 1),
         ].join('; '),
     );
   }

@@ -2,7 +2,13 @@
 // by an environment variable.
 import { resolve } from 'node:path';
 import { DEFAULT_SESSION_PLAN } from './corpus-sessions.js';
-import { type ChoiceRule, LESS_PREDICTABLE, MODERATE, PREDICTABLE } from './planner-replay-agent.js';
+import {
+  type ChoiceRule,
+  IN_ORDER,
+  LESS_PREDICTABLE,
+  MODERATE,
+  PREDICTABLE,
+} from './planner-replay-agent.js';
 
 export interface PlannerReplaySettings {
   /** Sessions per variant. BENCH_PLANNER_SESSIONS, default 12. */
@@ -66,7 +72,7 @@ export function readPlannerReplaySettings(): PlannerReplaySettings {
     sessionLength: DEFAULT_SESSION_PLAN.length,
     thinkMs: DEFAULT_SESSION_PLAN.thinkMs,
     latencyMs: [150, 400],
-    variants: [PREDICTABLE, MODERATE, LESS_PREDICTABLE],
+    variants: [IN_ORDER, PREDICTABLE, MODERATE, LESS_PREDICTABLE],
     ...(process.env.BENCH_PLANNER_TRACE ? { traceFile: resolve(process.env.BENCH_PLANNER_TRACE) } : {}),
     ...(process.env.BENCH_PLANNER_TOML ? { plannerToml: process.env.BENCH_PLANNER_TOML } : {}),
   };

@@ -6,6 +6,7 @@ import {
   closedTable,
   listOf,
   nonEmptyString,
+  nonNegativeNumber,
   numberBetween,
   positiveInt,
 } from './leaf-schemas.js';
@@ -20,6 +21,11 @@ export interface PlannerConfig {
   enabled: boolean;
   /** Follow-up links less likely than this are not run ahead; default 0.2. */
   probabilityFloor: number;
+  /**
+   * Calls run ahead that are expected to go unused, per call expected to be used, at most (over the
+   * recent ones); default 1. Infinity (TOML `inf`) turns the budget off, leaving the floor alone.
+   */
+  maxWastePerHit: number;
   /** Estimated tokens of answers run ahead after one call, at most; default 4000. */
   tokenBudget: number;
   /** Calls run ahead at once, across all sessions and turns; default 4. */
@@ -36,9 +42,16 @@ export interface PlannerConfig {
   stateFile?: string;
 }
 
+const WASTE_BUDGET_EXPECTED = 'a number >= 0, or inf for no budget';
+
 export const PlannerConfigSchema = closedTable({
   enabled: booleanValue().default(true),
   probability_floor: numberBetween(0, 1).default(0.2),
+  max_waste_per_hit: z
+    .union([nonNegativeNumber(WASTE_BUDGET_EXPECTED), z.literal(Infinity)], {
+      error: () => `expected ${WASTE_BUDGET_EXPECTED}`,
+    })
+    .default(1),
   token_budget: positiveInt('a positive whole number of tokens').default(4000),
   max_in_flight: positiveInt().default(4),
   per_host_in_flight: positiveInt().default(2),
@@ -49,6 +62,7 @@ export const PlannerConfigSchema = closedTable({
 }).transform((raw): PlannerConfig => ({
   enabled: raw.enabled,
   probabilityFloor: raw.probability_floor,
+  maxWastePerHit: raw.max_waste_per_hit,
   tokenBudget: raw.token_budget,
   maxInFlight: raw.max_in_flight,
   perHostInFlight: raw.per_host_in_flight,

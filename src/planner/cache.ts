@@ -62,10 +62,14 @@ export interface InFlight {
 
 export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
+/** Told once what became of a speculative result: served (true), or gone or failed unused (false). */
+export type OutcomeListener = (used: boolean) => void;
+
 interface Entry {
   parts: CacheKeyParts;
   cached: CachedResult;
   served: boolean;
+  outcome: OutcomeListener | undefined;
 }
 
 interface Flight {
@@ -77,6 +81,7 @@ interface Flight {
   settled: boolean;
   joined: boolean;
   startedAtMs: number;
+  outcome: OutcomeListener | undefined;
 }
 
 export class ResultCache {
@@ -106,7 +111,10 @@ export class ResultCache {
       // Only evictions are counted here: our own deletes are counted where they happen, and an
       // overwrite ('set') replaces a result rather than losing one.
       dispose: (entry, _key, reason) => {
-        if (!entry.served) this.counts.unused += 1;
+        if (!entry.served) {
+          this.counts.unused += 1;
+          entry.outcome?.(false);
+        }
         if (reason !== 'evict') return;
         if (this.isExpired(entry)) this.counts.expired += 1;
         else this.counts.evicted += 1;
@@ -129,6 +137,16 @@ export class ResultCache {
    * result (counted), a TTL that is not positive, or a result larger than the whole bound.
    */
   put(parts: CacheKeyParts, result: CallToolResult, ttlS: number, costMs?: number): boolean {
+    return this.store(parts, result, ttlS, costMs, undefined);
+  }
+
+  private store(
+    parts: CacheKeyParts,
+    result: CallToolResult,
+    ttlS: number,
+    costMs: number | undefined,
+    outcome: OutcomeListener | undefined,
+  ): boolean {
     if (result.isError === true) {
       this.counts.refusedErrors += 1;
       return false;
@@ -148,6 +166,7 @@ export class ResultCache {
         ...(costMs === undefined ? {} : { costMs }),
       },
       served: false,
+      outcome,
     });
     this.counts.stored += 1;
     return true;
@@ -174,7 +193,7 @@ export class ResultCache {
         continue;
       }
       this.counts.hits += 1;
-      entry.served = true;
+      this.markServed(entry);
       return entry.cached;
     }
     return undefined;
@@ -193,9 +212,10 @@ export class ResultCache {
 
   /**
    * Registers a speculative call in flight for the key. A second `begin` for the same key takes over
-   * for new joiners; the first still settles (and stores) for its own.
+   * for new joiners; the first still settles (and stores) for its own. `outcome` hears once whether
+   * the call's result was served (joined, or got from the cache) or went unused.
    */
-  begin(parts: CacheKeyParts): InFlight {
+  begin(parts: CacheKeyParts, outcome?: OutcomeListener): InFlight {
     const key = ResultCache.key(parts);
     let resolve!: (result: CallToolResult | undefined) => void;
     const promise = new Promise<CallToolResult | undefined>((done) => (resolve = done));
@@ -208,6 +228,7 @@ export class ResultCache {
       settled: false,
       joined: false,
       startedAtMs: this.now(),
+      outcome,
     };
     this.flights.set(key, flight);
     this.unsettled.add(flight);
@@ -220,14 +241,19 @@ export class ResultCache {
         if (this.flights.get(key) === flight) this.flights.delete(key);
         if (flight.stale || result === undefined || result.isError === true) {
           this.counts.unused += 1;
+          flight.outcome?.(false);
           if (result?.isError === true && !flight.stale) this.counts.refusedErrors += 1;
           flight.resolve(undefined);
           return;
         }
         // A joined call's result has been served: stored, it may serve again, but it was not wasted.
-        const stored = this.put(flight.parts, result, ttlS, costMs);
-        if (stored && flight.joined) this.markServed(flight.key);
-        else if (!stored && !flight.joined) this.counts.unused += 1;
+        const stored = this.store(flight.parts, result, ttlS, costMs, flight.outcome);
+        const entry = stored ? this.entries.peek(flight.key) : undefined;
+        if (entry && flight.joined) this.markServed(entry);
+        else if (!stored) {
+          if (!flight.joined) this.counts.unused += 1;
+          flight.outcome?.(flight.joined);
+        }
         // Joiners get a successful result even when it was not stored (too big, TTL 0): it is fresh now.
         flight.resolve(result);
       },
@@ -320,9 +346,10 @@ export class ResultCache {
     flight.resolve(undefined);
   }
 
-  private markServed(key: string): void {
-    const entry = this.entries.peek(key);
-    if (entry !== undefined) entry.served = true;
+  private markServed(entry: Entry): void {
+    if (entry.served) return;
+    entry.served = true;
+    entry.outcome?.(true);
   }
 
   private isExpired(entry: Entry): boolean {

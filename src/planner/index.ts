@@ -16,7 +16,16 @@ export {
   type ValueModelParts,
 } from './value-models.js';
 export { ResultCache, DEFAULT_CACHE_MAX_BYTES } from './cache.js';
-export type { CacheKeyParts, CachedResult, ResultCacheOptions, ResultCacheStats, InFlight } from './cache.js';
+export { WasteBudget, WASTE_BUDGET_MEMORY } from './waste-budget.js';
+export type { BudgetOutcome, BudgetTicket, WasteBudgetState } from './waste-budget.js';
+export type {
+  CacheKeyParts,
+  CachedResult,
+  ResultCacheOptions,
+  ResultCacheStats,
+  InFlight,
+  OutcomeListener,
+} from './cache.js';
 export { Planner, PREFETCH_META_KEY } from './planner.js';
 export type { PlannerOptions, PlannedTools, PlannerSnapshot, ToolCaller } from './planner.js';
 export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';

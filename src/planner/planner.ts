@@ -26,6 +26,7 @@ import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { addCounters } from './state-file.js';
 import { mayRunAhead, resolveValueModel } from './value-models.js';
+import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
 /** `_meta` key of a result the planner served: `{ source: 'cache' | 'in_flight', age_ms }`. */
 export const PREFETCH_META_KEY = 'foresight/prefetch';
@@ -71,6 +72,11 @@ export interface PlannerSnapshot {
   switchedOff: { tool: string; useRate: number; samples: number }[];
   /** The learned edges that differ most from their priors (at most 10). */
   edges: RankedEdge[];
+  /**
+   * `max_waste_per_hit` (null: no budget), and the budget's account of the recent calls run ahead
+   * (faded): results used and unused, those still open counted by their probability.
+   */
+  wasteBudget: { maxWastePerHit: number | null; hits: number; waste: number };
 }
 
 /** What one listed tool's planning needs, worked out once per catalog build. */
@@ -110,6 +116,8 @@ const MAX_SESSIONS_WITH_LISTINGS = 1024;
 
 interface QueuedCall {
   handle: DispatchHandle;
+  /** Withdrawn from the waste budget if the job never starts. */
+  ticket: BudgetTicket;
   session: string;
   tool: string;
 }
@@ -124,6 +132,7 @@ export class Planner {
   private readonly dispatcher: Dispatcher;
   private readonly now: () => number;
   private readonly counts: PlannerCounters = zeroCounters();
+  private readonly budget: WasteBudget;
   private readonly memos = new WeakMap<EnrichedTool, ToolMemo>();
   /** The tools follow-up links lead to, for the catalog build `listed` came from. */
   private targets: { listed: readonly Tool[]; names: ReadonlySet<string> } | undefined;
@@ -141,6 +150,7 @@ export class Planner {
     this.learner = options.learner;
     this.now = options.now ?? Date.now;
     this.cache = new ResultCache({ now: this.now, maxBytes: options.cacheMaxBytes });
+    this.budget = new WasteBudget(options.settings.maxWastePerHit);
     this.dispatcher = new Dispatcher({
       maxInFlight: options.settings.maxInFlight,
       perHostInFlight: options.settings.perHostInFlight,
@@ -216,6 +226,7 @@ export class Planner {
 
   snapshot(): PlannerSnapshot {
     const cache = this.cache.stats;
+    const budget = this.budget.state;
     const counters: PlannerCounters = {
       ...this.counts,
       wasted: cache.unused,
@@ -231,6 +242,11 @@ export class Planner {
       cache: this.cache.size,
       switchedOff: this.learner?.switchedOff() ?? [],
       edges: this.learner ? rankEdgesByDivergence(this.learner.edges()) : [],
+      wasteBudget: {
+        maxWastePerHit: Number.isFinite(budget.maxWastePerHit) ? budget.maxWastePerHit : null,
+        hits: Math.round(budget.hits * 1000) / 1000,
+        waste: Math.round(budget.waste * 1000) / 1000,
+      },
     };
   }
 
@@ -333,8 +349,7 @@ export class Planner {
       this.cache.invalidate(tools, match);
       // Not yet begun, so invalidate cannot mark them: they would read the old state or race the write.
       for (const [key, job] of this.queued) {
-        if (tools.includes(job.tool) && job.handle.cancel()) {
-          this.queued.delete(key);
+        if (tools.includes(job.tool) && this.cancelJob(key, job)) {
           this.counts.dropped += 1;
         }
       }
@@ -441,9 +456,20 @@ export class Planner {
       const id = `${candidate.tool}\u0000${candidate.key}`;
       const set = byCandidate.get(id);
       if (!set) continue;
-      const allowed = learner?.speculationAllowed(candidate.tool) ?? true;
-      statuses.set(id, allowed ? 'dispatched' : 'suppressed');
-      if (allowed) this.dispatch(session, candidate, set);
+      if (!(learner?.speculationAllowed(candidate.tool) ?? true)) {
+        statuses.set(id, 'suppressed');
+        continue;
+      }
+      const ticket = this.budget.admit(candidate.probability);
+      if (ticket) {
+        statuses.set(id, 'dispatched');
+        this.dispatch(session, candidate, set, ticket);
+      } else {
+        this.options.logger.debug(
+          { tool: candidate.tool, probability: candidate.probability },
+          'planner: not run ahead; the waste budget has no room for so unlikely a call',
+        );
+      }
     }
     if (learner && observation !== undefined) {
       const links: PlannedLink[] = [...setsOf].map(([link, sets]) => ({
@@ -459,7 +485,7 @@ export class Planner {
     }
   }
 
-  private dispatch(session: string, candidate: Candidate, set: PreparedSet): void {
+  private dispatch(session: string, candidate: Candidate, set: PreparedSet, ticket: BudgetTicket): void {
     const { prepared } = set;
     const model = this.modelFor(prepared.enriched);
     const parts = this.partsFor(session, candidate.tool, set, model);
@@ -470,10 +496,13 @@ export class Planner {
       host,
       run: async () => {
         this.queued.delete(key);
-        if (this.closed || this.cache.covers(parts)) return;
+        if (this.closed || this.cache.covers(parts)) {
+          ticket.settle('withdrawn');
+          return;
+        }
         this.counts.dispatched += 1;
         this.options.logger.debug({ tool: candidate.tool, args: candidate.args }, 'planner: dispatched');
-        const flight = this.cache.begin(parts);
+        const flight = this.cache.begin(parts, (used) => ticket.settle(used ? 'used' : 'unused'));
         const startedAtMs = this.now();
         let result: CallToolResult | undefined;
         try {
@@ -494,15 +523,26 @@ export class Planner {
       drop: () => {
         this.queued.delete(key);
         this.counts.dropped += 1;
+        ticket.settle('withdrawn');
       },
     });
-    if (this.dispatcher.isQueued(handle)) this.queued.set(key, { handle, session, tool: candidate.tool });
+    if (this.dispatcher.isQueued(handle))
+      this.queued.set(key, { handle, ticket, session, tool: candidate.tool });
+  }
+
+  /** Takes a job out of the queue before it starts; false when it has started or been dropped already. */
+  private cancelJob(key: string, job: QueuedCall): boolean {
+    if (!job.handle.cancel()) return false;
+    this.queued.delete(key);
+    job.ticket.settle('withdrawn');
+    return true;
   }
 
   /** The agent is making this call itself: a speculative one still waiting for a slot is not needed. */
   private cancelQueued(parts: CacheKeyParts): void {
     for (const key of [ResultCache.key(parts), ResultCache.key({ ...parts, session: undefined })]) {
-      if (this.queued.get(key)?.handle.cancel()) this.queued.delete(key);
+      const job = this.queued.get(key);
+      if (job) this.cancelJob(key, job);
     }
   }
 
@@ -561,7 +601,7 @@ export class Planner {
     this.learner?.endSession(session);
     this.cache.dropSession(session);
     for (const [key, job] of this.queued) {
-      if (job.session === session && job.handle.cancel()) this.queued.delete(key);
+      if (job.session === session) this.cancelJob(key, job);
     }
   }
 
