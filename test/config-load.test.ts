@@ -47,7 +47,7 @@ describe('loadConfig', () => {
     expect(config.planner).toEqual({
       enabled: true,
       probabilityFloor: 0.2,
-      maxWastePerHit: 1,
+      maxWastePerHit: 2,
       tokenBudget: 4000,
       maxInFlight: 4,
       perHostInFlight: 2,

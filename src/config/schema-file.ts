@@ -23,7 +23,7 @@ export interface PlannerConfig {
   probabilityFloor: number;
   /**
    * Calls run ahead that are expected to go unused, per call expected to be used, at most (over the
-   * recent ones); default 1. Infinity (TOML `inf`) turns the budget off, leaving the floor alone.
+   * recent ones); default 2. Infinity (TOML `inf`) turns the budget off, leaving the floor alone.
    */
   maxWastePerHit: number;
   /** Estimated tokens of answers run ahead after one call, at most; default 4000. */
@@ -51,7 +51,7 @@ export const PlannerConfigSchema = closedTable({
     .union([nonNegativeNumber(WASTE_BUDGET_EXPECTED), z.literal(Infinity)], {
       error: () => `expected ${WASTE_BUDGET_EXPECTED}`,
     })
-    .default(1),
+    .default(2),
   token_budget: positiveInt('a positive whole number of tokens').default(4000),
   max_in_flight: positiveInt().default(4),
   per_host_in_flight: positiveInt().default(2),
