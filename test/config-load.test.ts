@@ -46,7 +46,7 @@ describe('loadConfig', () => {
     expect(config.enrich).toEqual([]);
     expect(config.planner).toEqual({
       enabled: true,
-      probabilityFloor: 0.2,
+      probabilityFloor: 0.3,
       maxWastePerHit: 2,
       tokenBudget: 4000,
       maxInFlight: 4,

@@ -103,7 +103,7 @@ async function startRig(planner: Partial<PlannerConfig>): Promise<Rig> {
   const connected = await connect({
     // Without learning unless a test asks for it: the learner would shrink later sets' probabilities and
     // carry what one test taught it to the next through the state file.
-    planner: { learning: false, maxWastePerHit: Infinity, ...planner },
+    planner: { learning: false, probabilityFloor: 0.2, maxWastePerHit: Infinity, ...planner },
     plugins: [
       {
         plugin: gitlab,

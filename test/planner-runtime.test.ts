@@ -63,7 +63,7 @@ async function start(
   connected = await connect({
     config,
     plugins: [{ plugin: plugin.plugin }],
-    planner: { enabled: true, learning: false, maxWastePerHit: Infinity, ...planner },
+    planner: { enabled: true, learning: false, probabilityFloor: 0.2, maxWastePerHit: Infinity, ...planner },
   });
   return connected;
 }
@@ -467,7 +467,7 @@ describe('planner: configuration and stats', () => {
     connected = await connect({
       logger: createMemoryLogger(records),
       plugins: [{ plugin: rec.plugin }],
-      planner: { enabled: true, learning: false },
+      planner: { enabled: true, learning: false, probabilityFloor: 0.2, maxWastePerHit: Infinity },
     });
     await call(connected.client, 'rec__list');
     await settled(connected, 3);

@@ -36,7 +36,7 @@ async function start(): Promise<Connected> {
   );
   connected = await connect({
     config,
-    planner: { enabled: true, learning: false, maxWastePerHit: Infinity },
+    planner: { enabled: true, learning: false, probabilityFloor: 0.2, maxWastePerHit: Infinity },
   });
   return connected;
 }

@@ -19,7 +19,7 @@ import { ToolOverrideSchema } from './schema-tools.js';
 export interface PlannerConfig {
   /** Whether the planner runs follow-up calls ahead of the agent; default true. */
   enabled: boolean;
-  /** Follow-up links less likely than this are not run ahead; default 0.2. */
+  /** Follow-up links less likely than this are not run ahead; default 0.3. */
   probabilityFloor: number;
   /**
    * Calls run ahead that are expected to go unused, per call expected to be used, at most (over the
@@ -46,7 +46,7 @@ const WASTE_BUDGET_EXPECTED = 'a number >= 0, or inf for no budget';
 
 export const PlannerConfigSchema = closedTable({
   enabled: booleanValue().default(true),
-  probability_floor: numberBetween(0, 1).default(0.2),
+  probability_floor: numberBetween(0, 1).default(0.3),
   max_waste_per_hit: z
     .union([nonNegativeNumber(WASTE_BUDGET_EXPECTED), z.literal(Infinity)], {
       error: () => `expected ${WASTE_BUDGET_EXPECTED}`,
