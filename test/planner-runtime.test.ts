@@ -479,8 +479,9 @@ describe('planner: configuration and stats', () => {
 });
 
 describe('planner: the waste budget', () => {
-  it('from a cold start, does not run a follow-up that is more likely unused than used', async () => {
-    const rec = recordsPlugin({
+  /** list → get with a link probability of 0.3: more likely unused than used. */
+  const unlikelyFollowUps = () =>
+    recordsPlugin({
       models: models({
         list: {
           followUp: [
@@ -489,6 +490,9 @@ describe('planner: the waste budget', () => {
         },
       }),
     });
+
+  it('from a cold start, does not run a follow-up that is more likely unused than used', async () => {
+    const rec = unlikelyFollowUps();
     const c = await start(rec, { maxWastePerHit: 1 });
     await call(c.client, 'rec__list');
     await call(c.client, 'rec__get', { key: 'r1' });
@@ -517,15 +521,7 @@ describe('planner: the waste budget', () => {
   });
 
   it('with no budget (inf), runs every follow-up above the floor', async () => {
-    const rec = recordsPlugin({
-      models: models({
-        list: {
-          followUp: [
-            { tool: 'rec__get', probability: 0.3, projection: 'items[*].key', projectionArg: 'key' },
-          ],
-        },
-      }),
-    });
+    const rec = unlikelyFollowUps();
     const c = await start(rec, { maxWastePerHit: Infinity });
     await call(c.client, 'rec__list');
     // Positions 0 and 1 (0.3, 0.15): only the first is above the floor of 0.2.
