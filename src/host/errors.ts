@@ -187,6 +187,11 @@ export const errors = {
     'unavailable',
     (owner: string, detail: string) => `the worker thread of plugin ${owner} stopped: ${detail}`,
   ),
+  upstreamUnavailable: define(
+    'E_UPSTREAM_UNAVAILABLE',
+    'unavailable',
+    (target: string, state: string) => `the upstream MCP server ${quote(target)} is ${state}`,
+  ),
   capabilityMissing: define(
     'E_CAPABILITY_MISSING',
     'unavailable',

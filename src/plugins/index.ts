@@ -43,6 +43,15 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       return { plugin: loaded.default, optionsSchema: loaded.GitLabOptionsSchema };
     },
   },
+  upstream: {
+    module: new URL('./upstream/index.js', import.meta.url),
+    load: async () => {
+      const loaded = await import('./upstream/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.UpstreamOptionsSchema };
+    },
+    prepareOptions: (options, baseDir) =>
+      typeof options.cwd === 'string' ? { ...options, cwd: resolve(baseDir, options.cwd) } : options,
+  },
   conformance: {
     module: new URL('./conformance/index.js', import.meta.url),
     load: async () => {

@@ -1,0 +1,162 @@
+// One connection to an upstream MCP server: the SDK client, the transport, and the server's catalogs as last read.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogKind, Logger } from '../../host/index.js';
+import type { UpstreamTarget } from './options.js';
+
+/** What the server offered when last asked; empty lists for what it does not serve. */
+export interface UpstreamCatalogs {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+export const EMPTY_CATALOGS: UpstreamCatalogs = {
+  tools: [],
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
+
+export interface ConnectionEvents {
+  /** A catalog was read again after the server said it changed. */
+  catalogChanged(kind: CatalogKind): void;
+  /** `notifications/resources/updated` for one of the server's URIs. */
+  resourceUpdated(uri: string): void;
+  /** The transport closed (the process exited, or the HTTP session ended). */
+  closed(): void;
+}
+
+/** Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing. */
+const MAX_PAGES = 100;
+
+function transportFor(target: UpstreamTarget, logger: Logger): Transport {
+  if (target.kind === 'http') {
+    return new StreamableHTTPClientTransport(target.url, {
+      ...(target.token ? { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } } : {}),
+    });
+  }
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    // The SDK's safe default set (PATH, HOME, …), not Foresight's whole environment with its secrets.
+    env: { ...getDefaultEnvironment(), ...target.env },
+    ...(target.cwd ? { cwd: target.cwd } : {}),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line.trim() !== '') logger.debug({ stderr: line }, 'upstream: stderr');
+  });
+  return transport;
+}
+
+async function allPages<T>(
+  read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const result = await read(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return items;
+}
+
+export class UpstreamConnection {
+  readonly client: Client;
+  catalogs: UpstreamCatalogs = EMPTY_CATALOGS;
+  private constructor(
+    client: Client,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.client = client;
+  }
+
+  /** Connects, reads every catalog the server offers, and starts listening for its changes. */
+  static async open(
+    target: UpstreamTarget,
+    logger: Logger,
+    events: ConnectionEvents,
+    signal: AbortSignal,
+  ): Promise<UpstreamConnection> {
+    const client = new Client({ name: 'foresight', version: '0.1.0' }, { capabilities: {} });
+    const connection = new UpstreamConnection(client, events);
+    client.onclose = () => events.closed();
+    await client.connect(transportFor(target, logger), { signal });
+    connection.catalogs = await connection.readCatalogs(signal);
+    connection.listen();
+    return connection;
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  private listen(): void {
+    const { client } = this;
+    const reread = (kind: CatalogKind) => async () => {
+      try {
+        const catalogs = await this.readCatalogs();
+        this.catalogs = catalogs;
+        this.events.catalogChanged(kind);
+      } catch {
+        // The next change, or a reconnect, reads it again; the last good catalog stays listed.
+      }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, reread('tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, reread('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, reread('prompts'));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      this.events.resourceUpdated(notification.params.uri);
+    });
+  }
+
+  private async readCatalogs(signal?: AbortSignal): Promise<UpstreamCatalogs> {
+    const { client } = this;
+    const caps = client.getServerCapabilities() ?? {};
+    const options = signal ? { signal } : undefined;
+    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+      caps.tools
+        ? allPages(async (cursor) => {
+            const r = await client.listTools(cursor ? { cursor } : {}, options);
+            return { items: r.tools, nextCursor: r.nextCursor };
+          })
+        : [],
+      caps.resources
+        ? allPages(async (cursor) => {
+            const r = await client.listResources(cursor ? { cursor } : {}, options);
+            return { items: r.resources, nextCursor: r.nextCursor };
+          })
+        : [],
+      caps.resources
+        ? allPages(async (cursor) => {
+            const r = await client.listResourceTemplates(cursor ? { cursor } : {}, options);
+            return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+          })
+        : [],
+      caps.prompts
+        ? allPages(async (cursor) => {
+            const r = await client.listPrompts(cursor ? { cursor } : {}, options);
+            return { items: r.prompts, nextCursor: r.nextCursor };
+          })
+        : [],
+    ]);
+    return { tools, resources, resourceTemplates, prompts };
+  }
+}

@@ -1,0 +1,70 @@
+// The upstream plugin's options (its foresight.toml table): which MCP server to mount, and how to reach it.
+import * as z from 'zod';
+
+export const UpstreamOptionsSchema = z
+  .strictObject({
+    /** A command Foresight spawns and speaks to over stdio: the program, then its arguments. */
+    command: z
+      .array(z.string().min(1), { error: 'expected a list of strings: the program, then its arguments' })
+      .min(1, { error: 'expected at least the program' })
+      .optional(),
+    /** Extra environment variables of the spawned command (on top of a minimal safe set). */
+    env: z.record(z.string(), z.string()).optional(),
+    /** Working directory of the spawned command; default the current one. */
+    cwd: z.string().min(1).optional(),
+    /** A Streamable HTTP endpoint, e.g. http://127.0.0.1:3001/mcp. */
+    url: z
+      .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://127.0.0.1:3001/mcp' })
+      .optional(),
+    /** The environment variable holding a bearer token for `url`. */
+    token_env: z.string().min(1).optional(),
+  })
+  .superRefine((options, ctx) => {
+    if ((options.command === undefined) === (options.url === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give either command (stdio) or url (Streamable HTTP), not both',
+      });
+    if (options.url === undefined && options.token_env !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['token_env'], message: 'token_env goes with url' });
+    if (options.command === undefined && (options.env !== undefined || options.cwd !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [options.env ? 'env' : 'cwd'],
+        message: 'env and cwd go with command',
+      });
+  });
+export type UpstreamOptions = z.output<typeof UpstreamOptionsSchema>;
+
+/** How to reach the server, with the token read from the variable the config names. */
+export type UpstreamTarget =
+  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: URL; token?: string; tokenEnv?: string };
+
+export function upstreamTarget(
+  options: UpstreamOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): UpstreamTarget {
+  if (options.command) {
+    const [command = '', ...args] = options.command;
+    return {
+      kind: 'stdio',
+      command,
+      args,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    };
+  }
+  const token = options.token_env === undefined ? undefined : env[options.token_env];
+  return {
+    kind: 'http',
+    url: new URL(options.url ?? ''),
+    ...(token ? { token } : {}),
+    ...(options.token_env ? { tokenEnv: options.token_env } : {}),
+  };
+}
+
+/** Where the server is, for messages and logs: never the token. */
+export function describeTarget(target: UpstreamTarget): string {
+  return target.kind === 'stdio' ? [target.command, ...target.args].join(' ') : target.url.href;
+}

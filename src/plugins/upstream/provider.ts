@@ -1,0 +1,98 @@
+// The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CompletionRequest,
+  type CompletionResult,
+  type PluginContext,
+  type PluginProvider,
+  type RequestContext,
+  describeThrown,
+  errors,
+} from '../../host/index.js';
+import { UpstreamConnection } from './connection.js';
+import { type UpstreamTarget, describeTarget } from './options.js';
+
+type State =
+  | { kind: 'connecting' }
+  | { kind: 'connected'; connection: UpstreamConnection }
+  | { kind: 'failed'; error: string }
+  | { kind: 'closed' };
+
+export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContext): PluginProvider {
+  const where = describeTarget(target);
+  const logger = ctx.logger.child({ upstream: where });
+  let state: State = { kind: 'connecting' };
+
+  const connected = (): UpstreamConnection => {
+    if (state.kind === 'connected') return state.connection;
+    const detail =
+      state.kind === 'failed'
+        ? `unavailable: ${state.error}`
+        : state.kind === 'connecting'
+          ? 'still connecting'
+          : 'closed';
+    throw errors.upstreamUnavailable(where, detail);
+  };
+  const catalogs = () => (state.kind === 'connected' ? state.connection.catalogs : undefined);
+  const options = (rc: RequestContext) => ({ signal: rc.signal });
+
+  const connect = async (): Promise<void> => {
+    try {
+      const connection = await UpstreamConnection.open(
+        target,
+        logger,
+        {
+          catalogChanged: (kind) => ctx.notifyListChanged(kind),
+          resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
+          closed: () => {
+            if (state.kind === 'connected' && state.connection === connection) {
+              state = { kind: 'failed', error: 'the connection closed' };
+              logger.warn({}, 'upstream: the connection closed');
+              for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
+            }
+          },
+        },
+        ctx.shutdown,
+      );
+      if (ctx.shutdown.aborted) {
+        await connection.close();
+        return;
+      }
+      state = { kind: 'connected', connection };
+      logger.info({ tools: connection.catalogs.tools.length }, 'upstream: connected');
+      for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
+    } catch (error) {
+      state = { kind: 'failed', error: describeThrown(error) };
+      logger.warn({ err: state.error }, 'upstream: could not connect');
+    }
+  };
+
+  return {
+    // The server answers in the background: the host serves the other plugins meanwhile, and this
+    // one's catalog arrives with list_changed.
+    start: async () => {
+      void connect();
+    },
+    shutdown: async () => {
+      const current = state;
+      state = { kind: 'closed' };
+      if (current.kind === 'connected') await current.connection.close();
+    },
+    tools: () => catalogs()?.tools ?? [],
+    callTool: async (name, args, rc) =>
+      (await connected().client.callTool({ name, arguments: args }, undefined, {
+        ...options(rc),
+        onprogress: (progress) => {
+          void rc.reportProgress(progress.progress, progress.total, progress.message);
+        },
+      })) as CallToolResult,
+    resources: () => catalogs()?.resources ?? [],
+    resourceTemplates: () => catalogs()?.resourceTemplates ?? [],
+    readResource: (uri, rc) => connected().client.readResource({ uri }, options(rc)),
+    prompts: () => catalogs()?.prompts ?? [],
+    getPrompt: (name, args, rc) =>
+      connected().client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, options(rc)),
+    complete: async (req: CompletionRequest, rc): Promise<CompletionResult> =>
+      (await connected().client.complete(req, options(rc))).completion,
+  };
+}

@@ -1,0 +1,137 @@
+// The upstream plugin over stdio, against the real reference servers: server-everything and
+// server-filesystem (on a temp dir), reached through Foresight by a real MCP client.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseConfig } from '../src/config/index.js';
+import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
+
+const require = createRequire(import.meta.url);
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+let connected: Connected | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  await connected?.close();
+  connected = undefined;
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function mount(toml: string): Promise<Connected> {
+  const config = parseConfig(toml, '/proj/foresight.toml', '/proj');
+  connected = await connect({ config, planner: { enabled: false } });
+  return connected;
+}
+
+/** The upstream connects in the background: its tools arrive with list_changed. */
+async function toolNames(c: Connected, expected: string): Promise<string[]> {
+  let names: string[] = [];
+  await vi.waitFor(
+    async () => {
+      names = (await c.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain(expected);
+    },
+    { timeout: 15_000, interval: 50 },
+  );
+  return names;
+}
+
+describe('upstream over stdio: server-everything', () => {
+  it('lists its tools under the prefix with schemas unchanged, and forwards calls', async () => {
+    const c = await mount(
+      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+    );
+    const names = await toolNames(c, 'ev__echo');
+    expect(names).toEqual(expect.arrayContaining(['ev__echo', 'ev__get-sum', 'ev__get-structured-content']));
+    const sum = (await c.client.listTools()).tools.find((tool) => tool.name === 'ev__get-sum');
+    expect(sum?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+    });
+
+    const echoed = (await c.client.callTool({
+      name: 'ev__echo',
+      arguments: { message: 'hi ✓' },
+    })) as CallToolResult;
+    expect(textOf(echoed)).toBe('Echo: hi ✓');
+    const added = await c.client.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 40 } });
+    expect(textOf(added)).toContain('42');
+  });
+
+  it('passes resources, resource templates and prompts through', async () => {
+    const c = await mount(
+      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+    );
+    await toolNames(c, 'ev__echo');
+    const { resources } = await c.client.listResources();
+    const doc = resources.find((resource) => resource.uri.endsWith('document/architecture.md'));
+    expect(doc).toBeDefined();
+    const read = await c.client.readResource({ uri: doc?.uri ?? '' });
+    expect(read.contents[0]?.uri).toBe(doc?.uri);
+    expect(
+      'text' in (read.contents[0] ?? {}) && (read.contents[0] as { text: string }).text.length,
+    ).toBeGreaterThan(0);
+
+    const { resourceTemplates } = await c.client.listResourceTemplates();
+    expect(resourceTemplates.length).toBeGreaterThan(0);
+
+    const { prompts } = await c.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toContain('ev__simple-prompt');
+    const prompt = await c.client.getPrompt({ name: 'ev__args-prompt', arguments: { city: 'Lisbon' } });
+    expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
+  });
+});
+
+describe('upstream over stdio: server-filesystem on a temp dir', () => {
+  it('reads a file of the mounted directory through its own tool', async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'foresight-upstream-')));
+    await writeFile(join(dir, 'notes.md'), 'mounted through Foresight\n');
+    const c = await mount(
+      [
+        '[plugins.fs]',
+        'use = "upstream"',
+        `command = ["node", ${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(dir)}]`,
+      ].join('\n'),
+    );
+    await toolNames(c, 'fs__read_text_file');
+    const read = await c.client.callTool({
+      name: 'fs__read_text_file',
+      arguments: { path: join(dir, 'notes.md') },
+    });
+    expect(textOf(read)).toContain('mounted through Foresight');
+  });
+
+  it('a server that cannot start is logged and lists nothing; the other upstream is unaffected', async () => {
+    const records: Record<string, unknown>[] = [];
+    const config = parseConfig(
+      [
+        '[plugins.gone]',
+        'use = "upstream"',
+        'command = ["/nonexistent/mcp-server", "--flag"]',
+        '[plugins.ev]',
+        'use = "upstream"',
+        `command = ["node", ${JSON.stringify(EVERYTHING)}]`,
+      ].join('\n'),
+      '/proj/foresight.toml',
+      '/proj',
+    );
+    connected = await connect({ config, planner: { enabled: false }, logger: createMemoryLogger(records) });
+    const names = await toolNames(connected, 'ev__echo');
+    expect(names.filter((name) => name.startsWith('gone__'))).toEqual([]);
+    await vi.waitFor(() =>
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          msg: 'upstream: could not connect',
+          upstream: '/nonexistent/mcp-server --flag',
+        }),
+      ),
+    );
+  });
+});
