@@ -71,7 +71,7 @@ describe('upstream over stdio: server-everything', () => {
     await toolNames(c, 'ev__echo');
     const { resources } = await c.client.listResources();
     const doc = resources.find((resource) => resource.uri.endsWith('document/architecture.md'));
-    expect(doc).toBeDefined();
+    expect(doc?.uri).toBe('ev://demo://resource/static/document/architecture.md');
     const read = await c.client.readResource({ uri: doc?.uri ?? '' });
     expect(read.contents[0]?.uri).toBe(doc?.uri);
     expect(
