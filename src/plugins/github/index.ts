@@ -1,5 +1,6 @@
 // Entry of the built-in github plugin: GitHub issues of one repository as the unified issue_tracker tools.
-import { definePlugin, errors } from '../../host/index.js';
+import { definePlugin } from '../../host/index.js';
+import { parsePluginOptions } from '../kit/index.js';
 import { GitHubOptionsSchema, githubSettings } from './options.js';
 import { createGitHubProvider } from './provider.js';
 
@@ -8,14 +9,6 @@ export { GitHubOptionsSchema, type GitHubOptions } from './options.js';
 export default definePlugin({
   id: 'github',
   version: '0.1.0',
-  build: (ctx) => {
-    const parsed = GitHubOptionsSchema.safeParse(ctx.config ?? {});
-    if (!parsed.success) {
-      throw errors.configInvalid(
-        'github plugin options',
-        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-      );
-    }
-    return createGitHubProvider(githubSettings(parsed.data), ctx);
-  },
+  build: (ctx) =>
+    createGitHubProvider(githubSettings(parsePluginOptions(GitHubOptionsSchema, 'github', ctx.config)), ctx),
 });

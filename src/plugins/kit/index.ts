@@ -19,3 +19,4 @@ export { str, strings, int, type Args, type ToolHandler } from './args.js';
 export { lookupByName } from './lookups.js';
 export { logLines, compilePattern, jobIdArg, logQuery, renderJobLog, type LogView } from './ci-logs.js';
 export { MAX_LOG_LINES, MAX_LOG_CHARS, type LogQuery } from './log-window.js';
+export { parsePluginOptions } from './options.js';
