@@ -1,6 +1,7 @@
 // The upstream plugin over stdio, against the real reference servers: server-everything and
 // server-filesystem (on a temp dir), reached through Foresight by a real MCP client.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,49 @@ describe('upstream over stdio: server-everything', () => {
     expect(prompts.map((prompt) => prompt.name)).toContain('ev__simple-prompt');
     const prompt = await c.client.getPrompt({ name: 'ev__args-prompt', arguments: { city: 'Lisbon' } });
     expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
+  });
+});
+
+/** Pids of this process's children running `script` (the spawned upstream servers). */
+function childrenRunning(script: string): number[] {
+  return execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(' ').includes(script))
+    .map(([pid]) => Number(pid));
+}
+
+describe('upstream over stdio: when the server dies', () => {
+  it('keeps its last catalog listed, and its calls say the connection closed', async () => {
+    const c = await mount(
+      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+    );
+    await toolNames(c, 'ev__echo');
+    const [pid, ...others] = childrenRunning(EVERYTHING);
+    expect(others).toEqual([]);
+    process.kill(pid ?? 0, 'SIGKILL');
+    await vi.waitFor(async () => {
+      const answer = (await c.client.callTool({
+        name: 'ev__echo',
+        arguments: { message: 'hi' },
+      })) as CallToolResult;
+      expect(answer.isError).toBe(true);
+      expect(textOf(answer)).toContain(
+        `the upstream MCP server "node ${EVERYTHING}" is unavailable: the connection closed`,
+      );
+    });
+    expect((await c.client.listTools()).tools.map((tool) => tool.name)).toContain('ev__echo');
+  });
+
+  it('leaves no server process behind once Foresight has closed', async () => {
+    const c = await mount(
+      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+    );
+    await toolNames(c, 'ev__echo');
+    expect(childrenRunning(EVERYTHING)).toHaveLength(1);
+    await c.close();
+    connected = undefined;
+    await vi.waitFor(() => expect(childrenRunning(EVERYTHING)).toEqual([]));
   });
 });
 

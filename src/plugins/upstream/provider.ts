@@ -9,7 +9,7 @@ import {
   describeThrown,
   errors,
 } from '../../host/index.js';
-import { UpstreamConnection } from './connection.js';
+import { EMPTY_CATALOGS, UpstreamConnection, type UpstreamCatalogs } from './connection.js';
 import { type UpstreamTarget, describeTarget } from './options.js';
 
 type State =
@@ -33,7 +33,10 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
           : 'closed';
     throw errors.upstreamUnavailable(where, detail);
   };
-  const catalogs = () => (state.kind === 'connected' ? state.connection.catalogs : undefined);
+  // While the server is down, its last good catalogs stay listed; its calls say why they cannot run.
+  let lastGood: UpstreamCatalogs = EMPTY_CATALOGS;
+  const catalogs = (): UpstreamCatalogs =>
+    state.kind === 'connected' ? (lastGood = state.connection.catalogs) : lastGood;
   const options = (rc: RequestContext) => ({ signal: rc.signal });
 
   const connect = async (): Promise<void> => {
@@ -46,9 +49,9 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
           resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
           closed: () => {
             if (state.kind === 'connected' && state.connection === connection) {
+              lastGood = connection.catalogs;
               state = { kind: 'failed', error: 'the connection closed' };
               logger.warn({}, 'upstream: the connection closed');
-              for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
             }
           },
         },
@@ -78,7 +81,7 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
       state = { kind: 'closed' };
       if (current.kind === 'connected') await current.connection.close();
     },
-    tools: () => catalogs()?.tools ?? [],
+    tools: () => catalogs().tools,
     callTool: async (name, args, rc) =>
       (await connected().client.callTool({ name, arguments: args }, undefined, {
         ...options(rc),
@@ -86,10 +89,10 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
           void rc.reportProgress(progress.progress, progress.total, progress.message);
         },
       })) as CallToolResult,
-    resources: () => catalogs()?.resources ?? [],
-    resourceTemplates: () => catalogs()?.resourceTemplates ?? [],
+    resources: () => catalogs().resources,
+    resourceTemplates: () => catalogs().resourceTemplates,
     readResource: (uri, rc) => connected().client.readResource({ uri }, options(rc)),
-    prompts: () => catalogs()?.prompts ?? [],
+    prompts: () => catalogs().prompts,
     getPrompt: (name, args, rc) =>
       connected().client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, options(rc)),
     complete: async (req: CompletionRequest, rc): Promise<CompletionResult> =>
