@@ -1,6 +1,10 @@
 // The upstream plugin over stdio, against the real reference servers: server-everything and
 // server-filesystem (on a temp dir), reached through Foresight by a real MCP client.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -86,6 +90,46 @@ describe('upstream over stdio: server-everything', () => {
     expect(prompts.map((prompt) => prompt.name)).toContain('ev__simple-prompt');
     const prompt = await c.client.getPrompt({ name: 'ev__args-prompt', arguments: { city: 'Lisbon' } });
     expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
+  });
+});
+
+describe('upstream over stdio: requests of the server during a call', () => {
+  it('passes sampling and elicitation to the agent’s client and its answers back', async () => {
+    const config = parseConfig(
+      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+      '/proj/foresight.toml',
+      '/proj',
+    );
+    connected = await connect(
+      { config, planner: { enabled: false } },
+      { capabilities: { sampling: {}, elicitation: {} } },
+    );
+    const c = connected;
+    const asked: string[] = [];
+    c.client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      asked.push(JSON.stringify(request.params.messages));
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'sampled by the agent' },
+        model: 'test-model',
+      };
+    });
+    c.client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return { action: 'decline' };
+    });
+    await toolNames(c, 'ev__trigger-sampling-request');
+
+    const sampled = await c.client.callTool({
+      name: 'ev__trigger-sampling-request',
+      arguments: { prompt: 'name a colour' },
+    });
+    expect(textOf(sampled)).toContain('sampled by the agent');
+    expect(asked[0]).toContain('name a colour');
+
+    const elicited = await c.client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} });
+    expect(asked).toHaveLength(2);
+    expect(textOf(elicited).toLowerCase()).toContain('decline');
   });
 });
 

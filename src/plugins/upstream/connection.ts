@@ -4,6 +4,10 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -13,7 +17,7 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogKind, Logger } from '../../host/index.js';
+import type { CatalogKind, Logger, RequestContext } from '../../host/index.js';
 import type { UpstreamTarget } from './options.js';
 
 /** What the server offered when last asked; empty lists for what it does not serve. */
@@ -38,6 +42,11 @@ export interface ConnectionEvents {
   resourceUpdated(uri: string): void;
   /** The transport closed (the process exited, or the HTTP session ended). */
   closed(): void;
+  /**
+   * The agent's call a request of the server belongs to (sampling, elicitation during a tool call):
+   * the newest call still running, as MCP over stdio does not say which call a request is for.
+   */
+  callInProgress(): RequestContext | undefined;
 }
 
 /** Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing. */
@@ -95,7 +104,12 @@ export class UpstreamConnection {
     events: ConnectionEvents,
     signal: AbortSignal,
   ): Promise<UpstreamConnection> {
-    const client = new Client({ name: 'foresight', version: '0.1.0' }, { capabilities: {} });
+    // Sampling and elicitation are offered upstream and passed to the agent's client during a call;
+    // a client without them gets E_CAPABILITY_MISSING from the host, as an error of that request.
+    const client = new Client(
+      { name: 'foresight', version: '0.1.0' },
+      { capabilities: { sampling: {}, elicitation: {} } },
+    );
     const connection = new UpstreamConnection(client, events);
     client.onclose = () => events.closed();
     await client.connect(transportFor(target, logger), { signal });
@@ -125,6 +139,16 @@ export class UpstreamConnection {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       this.events.resourceUpdated(notification.params.uri);
     });
+    const during = (what: string): RequestContext => {
+      const call = this.events.callInProgress();
+      if (call === undefined)
+        throw new McpError(ErrorCode.InvalidRequest, `${what} is only passed on during a tool call`);
+      return call;
+    };
+    client.setRequestHandler(CreateMessageRequestSchema, (request) =>
+      during('sampling').createMessage(request.params),
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request) => during('elicitation').elicit(request.params));
   }
 
   private async readCatalogs(signal?: AbortSignal): Promise<UpstreamCatalogs> {

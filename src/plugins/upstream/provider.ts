@@ -38,6 +38,8 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
   const catalogs = (): UpstreamCatalogs =>
     state.kind === 'connected' ? (lastGood = state.connection.catalogs) : lastGood;
   const options = (rc: RequestContext) => ({ signal: rc.signal });
+  /** The agent's calls running now, oldest first: a server's sampling or elicitation goes to the newest. */
+  const running: RequestContext[] = [];
 
   const connect = async (): Promise<void> => {
     try {
@@ -47,6 +49,7 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
         {
           catalogChanged: (kind) => ctx.notifyListChanged(kind),
           resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
+          callInProgress: () => running.at(-1),
           closed: () => {
             if (state.kind === 'connected' && state.connection === connection) {
               lastGood = connection.catalogs;
@@ -82,13 +85,20 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
       if (current.kind === 'connected') await current.connection.close();
     },
     tools: () => catalogs().tools,
-    callTool: async (name, args, rc) =>
-      (await connected().client.callTool({ name, arguments: args }, undefined, {
-        ...options(rc),
-        onprogress: (progress) => {
-          void rc.reportProgress(progress.progress, progress.total, progress.message);
-        },
-      })) as CallToolResult,
+    callTool: async (name, args, rc) => {
+      const { client } = connected();
+      running.push(rc);
+      try {
+        return (await client.callTool({ name, arguments: args }, undefined, {
+          ...options(rc),
+          onprogress: (progress) => {
+            void rc.reportProgress(progress.progress, progress.total, progress.message);
+          },
+        })) as CallToolResult;
+      } finally {
+        running.splice(running.indexOf(rc), 1);
+      }
+    },
     resources: () => catalogs().resources,
     resourceTemplates: () => catalogs().resourceTemplates,
     readResource: (uri, rc) => connected().client.readResource({ uri }, options(rc)),
