@@ -164,6 +164,26 @@ describe('upstream over stdio: when the server dies', () => {
     expect((await c.client.listTools()).tools.map((tool) => tool.name)).toContain('ev__echo');
   });
 
+  it('a server that never answers does not hold the listing, and is gone once Foresight closes', async () => {
+    const hang = 'setInterval(() => {}, 1000) /* foresight-hung-upstream */';
+    const c = await mount(
+      [
+        '[plugins.hung]',
+        'use = "upstream"',
+        `command = ["node", "-e", ${JSON.stringify(hang)}]`,
+        '[plugins.ev]',
+        'use = "upstream"',
+        `command = ["node", ${JSON.stringify(EVERYTHING)}]`,
+      ].join('\n'),
+    );
+    const names = await toolNames(c, 'ev__echo');
+    expect(names.filter((name) => name.startsWith('hung__'))).toEqual([]);
+    expect(childrenRunning('foresight-hung-upstream')).toHaveLength(1);
+    await c.close();
+    connected = undefined;
+    await vi.waitFor(() => expect(childrenRunning('foresight-hung-upstream')).toEqual([]), { timeout: 8000 });
+  });
+
   it('leaves no server process behind once Foresight has closed', async () => {
     const c = await mount(
       ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),

@@ -112,8 +112,14 @@ export class UpstreamConnection {
     );
     const connection = new UpstreamConnection(client, events);
     client.onclose = () => events.closed();
-    await client.connect(transportFor(target, logger), { signal });
-    connection.catalogs = await connection.readCatalogs(signal);
+    try {
+      await client.connect(transportFor(target, logger), { signal });
+      connection.catalogs = await connection.readCatalogs(signal);
+    } catch (error) {
+      // A spawned server that started but did not answer (or was cut off by shutdown) must not linger.
+      await client.close().catch(() => {});
+      throw error;
+    }
     connection.listen();
     return connection;
   }

@@ -41,6 +41,11 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
   /** The agent's calls running now, oldest first: a server's sampling or elicitation goes to the newest. */
   const running: RequestContext[] = [];
 
+  // Ends a connection attempt still under way at shutdown, so a server that never answers is not left running.
+  const stopping = new AbortController();
+  ctx.shutdown.addEventListener('abort', () => stopping.abort(), { once: true });
+  let attempt: Promise<void> = Promise.resolve();
+
   const connect = async (): Promise<void> => {
     try {
       const connection = await UpstreamConnection.open(
@@ -58,9 +63,9 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
             }
           },
         },
-        ctx.shutdown,
+        stopping.signal,
       );
-      if (ctx.shutdown.aborted) {
+      if (stopping.signal.aborted) {
         await connection.close();
         return;
       }
@@ -68,6 +73,7 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
       logger.info({ tools: connection.catalogs.tools.length }, 'upstream: connected');
       for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
     } catch (error) {
+      if (stopping.signal.aborted) return;
       state = { kind: 'failed', error: describeThrown(error) };
       logger.warn({ err: state.error }, 'upstream: could not connect');
     }
@@ -77,9 +83,11 @@ export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContex
     // The server answers in the background: the host serves the other plugins meanwhile, and this
     // one's catalog arrives with list_changed.
     start: async () => {
-      void connect();
+      attempt = connect();
     },
     shutdown: async () => {
+      stopping.abort();
+      await attempt;
       const current = state;
       state = { kind: 'closed' };
       if (current.kind === 'connected') await current.connection.close();
