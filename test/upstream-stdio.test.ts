@@ -133,6 +133,28 @@ describe('upstream over stdio: requests of the server during a call', () => {
   });
 });
 
+describe('upstream over stdio: deadlines', () => {
+  it('ends a call that outlives the plugin’s deadline, and goes on serving', async () => {
+    const c = await mount(
+      [
+        '[plugins.ev]',
+        'use = "upstream"',
+        `command = ["node", ${JSON.stringify(EVERYTHING)}]`,
+        'deadline_ms = 300',
+      ].join('\n'),
+    );
+    await toolNames(c, 'ev__trigger-long-running-operation');
+    const slow = (await c.client.callTool({
+      name: 'ev__trigger-long-running-operation',
+      arguments: { duration: 5, steps: 5 },
+    })) as CallToolResult;
+    expect(slow.isError).toBe(true);
+    expect(textOf(slow)).toContain('did not finish within its deadline of 300 ms');
+    const echoed = await c.client.callTool({ name: 'ev__echo', arguments: { message: 'still here' } });
+    expect(textOf(echoed)).toBe('Echo: still here');
+  });
+});
+
 /** Pids of this process's children running `script` (the spawned upstream servers). */
 function childrenRunning(script: string): number[] {
   return execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
