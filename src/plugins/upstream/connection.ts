@@ -73,14 +73,16 @@ function transportFor(target: UpstreamTarget, logger: Logger): Transport {
   return transport;
 }
 
-async function allPages<T>(
-  read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+/** Every page of a listing, following `nextCursor` (at most MAX_PAGES). */
+async function allPages<Page extends { nextCursor?: string | undefined }, T>(
+  list: (params: { cursor?: string }) => Promise<Page>,
+  itemsOf: (page: Page) => T[],
 ): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await read(cursor);
-    items.push(...result.items);
+    const result = await list(cursor === undefined ? {} : { cursor });
+    items.push(...itemsOf(result));
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
@@ -163,28 +165,28 @@ export class UpstreamConnection {
     const options = signal ? { signal } : undefined;
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
       caps.tools
-        ? allPages(async (cursor) => {
-            const r = await client.listTools(cursor ? { cursor } : {}, options);
-            return { items: r.tools, nextCursor: r.nextCursor };
-          })
+        ? allPages(
+            (p) => client.listTools(p, options),
+            (r) => r.tools,
+          )
         : [],
       caps.resources
-        ? allPages(async (cursor) => {
-            const r = await client.listResources(cursor ? { cursor } : {}, options);
-            return { items: r.resources, nextCursor: r.nextCursor };
-          })
+        ? allPages(
+            (p) => client.listResources(p, options),
+            (r) => r.resources,
+          )
         : [],
       caps.resources
-        ? allPages(async (cursor) => {
-            const r = await client.listResourceTemplates(cursor ? { cursor } : {}, options);
-            return { items: r.resourceTemplates, nextCursor: r.nextCursor };
-          })
+        ? allPages(
+            (p) => client.listResourceTemplates(p, options),
+            (r) => r.resourceTemplates,
+          )
         : [],
       caps.prompts
-        ? allPages(async (cursor) => {
-            const r = await client.listPrompts(cursor ? { cursor } : {}, options);
-            return { items: r.prompts, nextCursor: r.nextCursor };
-          })
+        ? allPages(
+            (p) => client.listPrompts(p, options),
+            (r) => r.prompts,
+          )
         : [],
     ]);
     return { tools, resources, resourceTemplates, prompts };
