@@ -114,8 +114,7 @@ interface OpenSet extends PlannedSet {
 /** One call's lag window: the agent calls that follow it, and what was planned after it. */
 interface Window extends CallObservation {
   later: { tool: string; argsKey: string }[];
-  /** Target tools already counted in `followed` for this window. */
-  /** A window sees at most lagWindow calls: an array is cheaper than a Set for so few. */
+  /** Target tools already counted in `followed` for this window (at most lagWindow: an array beats a Set). */
   followedTools: string[];
   planned: { to: string; via: string | undefined; sets: OpenSet[] }[] | undefined;
   closed: boolean;
