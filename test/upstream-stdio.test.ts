@@ -165,10 +165,21 @@ function childrenRunning(script: string): number[] {
 }
 
 describe('upstream over stdio: when the server dies', () => {
-  it('keeps its last catalog listed, and its calls say the connection closed', async () => {
-    const c = await mount(
-      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+  it('restarts a killed server: meanwhile its last catalog stays listed and calls say which attempt is next', async () => {
+    const records: Record<string, unknown>[] = [];
+    const config = parseConfig(
+      [
+        '[plugins.ev]',
+        'use = "upstream"',
+        `command = ["node", ${JSON.stringify(EVERYTHING)}]`,
+        // Long enough to observe the server down; the backoff itself is the supervisor's.
+        'restart_delay_ms = 2000',
+      ].join('\n'),
+      '/proj/foresight.toml',
+      '/proj',
     );
+    const c = await connect({ config, planner: { enabled: false }, logger: createMemoryLogger(records) });
+    connected = c;
     await toolNames(c, 'ev__echo');
     const [pid, ...others] = childrenRunning(EVERYTHING);
     expect(others).toEqual([]);
@@ -180,10 +191,26 @@ describe('upstream over stdio: when the server dies', () => {
       })) as CallToolResult;
       expect(answer.isError).toBe(true);
       expect(textOf(answer)).toContain(
-        `the upstream MCP server "node ${EVERYTHING}" is unavailable: the connection closed`,
+        `the upstream MCP server "node ${EVERYTHING}" is unavailable, restarting (attempt 1): the server process exited`,
       );
     });
     expect((await c.client.listTools()).tools.map((tool) => tool.name)).toContain('ev__echo');
+    expect(records).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: 'upstream: lost', attempt: 1, retryInMs: 2000 }),
+    );
+
+    // Restarted: a new process, and calls are served again.
+    await vi.waitFor(
+      async () => {
+        const answer = await c.client.callTool({ name: 'ev__echo', arguments: { message: 'back' } });
+        expect(textOf(answer)).toBe('Echo: back');
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const restarted = childrenRunning(EVERYTHING);
+    expect(restarted).toHaveLength(1);
+    expect(restarted[0]).not.toBe(pid);
+    expect(records).toContainEqual(expect.objectContaining({ msg: 'upstream: connected', after: 1 }));
   });
 
   it('a server that never answers does not hold the listing, and is gone once Foresight closes', async () => {

@@ -1,7 +1,7 @@
 // The CLI's commands: serve, tools, call, check (each loads the config and runs the full host), and stats.
 import { type ForesightConfig, loadConfig, parseHttpAddress, resolveAuthToken } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
-import { describeThrown, type LogLevel } from '../host/index.js';
+import { describeThrown, type LogLevel, type MountedPlugin } from '../host/index.js';
 import {
   COUNTER_NAMES,
   type LearnedState,
@@ -27,6 +27,10 @@ export class CliError extends Error {
   }
 }
 
+function pluginLabel(plugin: MountedPlugin): string {
+  return `${plugin.name} (${plugin.id})`;
+}
+
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -47,6 +51,8 @@ async function withHost<T>(options: CommonOptions, fn: (host: ForesightHost) => 
   });
   try {
     await host.start();
+    // A plugin that connects in the background (an upstream server) has its tools once it is connected.
+    await host.plugins.settle();
     return await fn(host);
   } finally {
     await host.close();
@@ -114,6 +120,12 @@ export async function toolsCommand(options: CommonOptions & { json?: boolean }):
   await withHost(options, async (host) => {
     const client = await connectInMemoryClient(host);
     const { tools } = await client.listTools();
+    // On stderr, so stdout stays the list (or the JSON) alone.
+    for (const plugin of host.plugins.mountedPlugins())
+      if (plugin.health.detail !== undefined)
+        process.stderr.write(
+          `foresight: ${pluginLabel(plugin)} ${plugin.health.state}: ${plugin.health.detail}\n`,
+        );
     if (options.json) {
       process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
       return;
@@ -161,7 +173,11 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
   await withHost(options, async (host) => {
     const mounted = host.plugins.mountedPlugins();
     for (const m of mounted) {
-      process.stdout.write(`ok  ${m.name} (${m.id}), prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools\n`);
+      const { state, detail } = m.health;
+      const mark = state === 'ready' ? 'ok' : 'fail';
+      const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools`;
+      const why = state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
+      process.stdout.write(`${line}${why === undefined ? '' : ` (${why})`}\n`);
     }
     const unlisted = host.tools.unlisted();
     for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
@@ -171,6 +187,8 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
     for (const { message } of failed) process.stdout.write(`fail  ${message}\n`);
     // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
     if (failed.length) throw new CliError(`${count(failed.length, 'tool')} failed enrichment`, 1);
+    const down = mounted.filter((m) => m.health.state !== 'ready');
+    if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
     process.stdout.write(
       `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
     );

@@ -8,6 +8,7 @@ import type {
   ElicitRequest,
   ElicitResult,
   GetPromptResult,
+  ListRootsResult,
   LoggingLevel,
   Prompt,
   ReadResourceResult,
@@ -57,16 +58,30 @@ export interface RequestContext {
   /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
   signal: AbortSignal;
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
-  log(level: LoggingLevel, data: unknown): Promise<void>;
+  /** `logger` names the source, as in `notifications/message` (e.g. an upstream server's own logger name). */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** True when the planner runs this call ahead of the agent. */
   speculative: boolean;
   createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult>;
   elicit(params: ElicitRequest['params']): Promise<ElicitResult>;
+  /** The client's roots (`roots/list`); rejects like `elicit` when the client lacks the capability. */
+  listRoots?(): Promise<ListRootsResult>;
   /**
    * Over Streamable HTTP, ends this request's SSE stream early so the client reconnects and polls for the
    * result (SEP-1699); undefined on transports and clients without it.
    */
   closeSSEStream?(): void;
+}
+
+/**
+ * How a plugin that depends on something outside Foresight (a server, an API) is doing, for `foresight check`
+ * and `foresight tools`. One-shot commands wait while a plugin says `starting` (up to its start deadline).
+ */
+export interface PluginHealth {
+  /** `down`: its calls fail until it recovers (its last good catalog stays listed). */
+  state: 'starting' | 'ready' | 'down';
+  /** One line a person can act on (where, what it serves, the last error); never a secret. */
+  detail?: string;
 }
 
 export interface PluginProvider {
@@ -87,6 +102,8 @@ export interface PluginProvider {
   start?(): Promise<void>;
   /** Await your background tasks here. */
   shutdown?(): Promise<void>;
+  /** Plugins without it are taken as ready once started. */
+  health?(): PluginHealth;
 }
 
 export interface Plugin {

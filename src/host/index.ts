@@ -1,7 +1,13 @@
 // Public surface of the host area: the plugin contract, the error catalog, and the plugin host.
 export * from './contract.js';
 export * from './errors.js';
-export { PluginHost, type PluginHostOptions, type HostEvents, type HostState } from './plugin-host.js';
+export {
+  PluginHost,
+  type PluginHostOptions,
+  type HostEvents,
+  type HostState,
+  type MountedPlugin,
+} from './plugin-host.js';
 export type { CallEnvironment } from './request-context.js';
 export type { MountSpec, Deadlines, Isolation, PluginMethod } from './mount.js';
 export { DEFAULT_DEADLINES } from './mount.js';

@@ -11,7 +11,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogKind, CompletionRequest, Logger, PluginContext } from './contract.js';
+import type { CatalogKind, CompletionRequest, Logger, PluginContext, PluginHealth } from './contract.js';
 import { readCatalog, readCatalogPart } from './catalog.js';
 import { capCompletion } from './completion.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
@@ -45,6 +45,15 @@ export type HostState = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 export interface PluginHostOptions {
   logger: Logger;
+}
+
+/** One mounted plugin, as `foresight check` and `foresight tools` show it. */
+export interface MountedPlugin {
+  name: string;
+  id: string;
+  prefix: string;
+  tools: number;
+  health: PluginHealth;
 }
 
 export interface HostEvents {
@@ -228,13 +237,34 @@ export class PluginHost {
     return this.mounts.flatMap((m) => m.catalog.prompts.map((p) => publishedPrompt(m, p)));
   }
 
-  mountedPlugins(): readonly { name: string; id: string; prefix: string; tools: number }[] {
+  mountedPlugins(): readonly MountedPlugin[] {
     return this.mounts.map((m) => ({
       name: m.name,
       id: m.plugin.id,
       prefix: m.prefix,
       tools: m.catalog.tools.length,
+      health: this.healthOf(m),
     }));
+  }
+
+  /** A plugin's own account of its health; one that has none, or whose `health()` throws, says so. */
+  private healthOf(mount: Mount): PluginHealth {
+    if (!mount.provider.health) return { state: 'ready' };
+    try {
+      return mount.provider.health();
+    } catch (error) {
+      return { state: 'down', detail: `health() failed: ${innerMessage(error)}` };
+    }
+  }
+
+  /**
+   * Resolves once no plugin says it is still starting, or after each such plugin's start deadline: one-shot
+   * commands list and call what a plugin connecting in the background (an upstream server) will serve.
+   */
+  async settle(pollMs = 25): Promise<void> {
+    const until = Date.now() + Math.max(0, ...this.mounts.map((m) => m.deadlines.start));
+    while (Date.now() < until && this.mounts.some((m) => this.healthOf(m).state === 'starting'))
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 
   /**

@@ -4,6 +4,7 @@ import type {
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  ListRootsResult,
   LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from './contract.js';
@@ -14,11 +15,13 @@ export interface CallEnvironment {
   /** Aborted when the client cancels the request. */
   signal?: AbortSignal;
   sendProgress?(progress: number, total?: number, message?: string): Promise<void>;
-  sendLog?(level: LoggingLevel, data: unknown): Promise<void>;
+  sendLog?(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Undefined when the client did not declare the sampling capability. */
   createMessage?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
   /** Undefined when the client did not declare the elicitation capability. */
   elicit?(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  /** Undefined when the client did not declare the roots capability. */
+  listRoots?(signal: AbortSignal): Promise<ListRootsResult>;
   speculative?: boolean;
   closeSSEStream?(): void;
 }
@@ -89,8 +92,8 @@ export class CallContext implements RequestContext {
     if (this.#open && !this.speculative) await this.#env.sendProgress?.(progress, total, message);
   }
 
-  async log(level: LoggingLevel, data: unknown): Promise<void> {
-    if (this.#open && !this.speculative) await this.#env.sendLog?.(level, data);
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (this.#open && !this.speculative) await this.#env.sendLog?.(level, data, logger);
   }
 
   async createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult> {
@@ -103,5 +106,11 @@ export class CallContext implements RequestContext {
     if (this.speculative) throw errors.speculativeForbidden('elicitation (elicit)');
     if (!this.#env.elicit) throw errors.capabilityMissing('elicitation');
     return this.#env.elicit(params, this.signal);
+  }
+
+  async listRoots(): Promise<ListRootsResult> {
+    if (this.speculative) throw errors.speculativeForbidden('roots (listRoots)');
+    if (!this.#env.listRoots) throw errors.capabilityMissing('roots');
+    return this.#env.listRoots(this.signal);
   }
 }

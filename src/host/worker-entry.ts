@@ -65,9 +65,11 @@ function contextFor(id: number, method: string): CallContext {
     {
       sendProgress: async (progress, total, message) =>
         post({ type: 'progress', id, progress, total, message }),
-      sendLog: async (level, payload) => post({ type: 'clientLog', id, level, data: toCloneable(payload) }),
+      sendLog: async (level, payload, logger) =>
+        post({ type: 'clientLog', id, level, data: toCloneable(payload), ...(logger ? { logger } : {}) }),
       createMessage: (params) => clientRequest(id, 'createMessage', params),
       elicit: (params) => clientRequest(id, 'elicit', params),
+      listRoots: () => clientRequest(id, 'listRoots', undefined),
     },
     method,
     () => {},

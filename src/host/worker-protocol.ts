@@ -5,7 +5,7 @@ import { ForesightError, type ErrorKind, describeThrown, isForesightError } from
 import type { Catalog } from './mount.js';
 
 export type WorkerMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
-export type ClientRequestKind = 'createMessage' | 'elicit';
+export type ClientRequestKind = 'createMessage' | 'elicit' | 'listRoots';
 
 export interface WorkerData {
   module: string;
@@ -34,7 +34,7 @@ export type WorkerMessage =
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'progress'; id: number; progress: number; total?: number; message?: string }
-  | { type: 'clientLog'; id: number; level: string; data: unknown }
+  | { type: 'clientLog'; id: number; level: string; data: unknown; logger?: string }
   | { type: 'clientRequest'; id: number; requestId: number; kind: ClientRequestKind; params: unknown }
   | { type: 'catalog'; kind: CatalogKind; catalog: Catalog }
   | { type: 'resourceUpdated'; uri: string }

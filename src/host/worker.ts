@@ -171,7 +171,9 @@ class WorkerThread {
           ?.ctx.reportProgress(message.progress, message.total, message.message);
         return;
       case 'clientLog':
-        void this.pending.get(message.id)?.ctx.log(message.level as LoggingLevel, message.data);
+        void this.pending
+          .get(message.id)
+          ?.ctx.log(message.level as LoggingLevel, message.data, message.logger);
         return;
       case 'clientRequest': {
         const call = this.pending.get(message.id);
@@ -183,10 +185,12 @@ class WorkerThread {
             error: error ? serializeError(error) : undefined,
           });
         if (!call) return reply(undefined, errors.cancelled('the call'));
-        const request =
+        const request: Promise<unknown> =
           message.kind === 'createMessage'
             ? call.ctx.createMessage(message.params as CreateMessageRequest['params'])
-            : call.ctx.elicit(message.params as ElicitRequest['params']);
+            : message.kind === 'elicit'
+              ? call.ctx.elicit(message.params as ElicitRequest['params'])
+              : (call.ctx.listRoots?.() ?? Promise.reject(errors.capabilityMissing('roots')));
         request.then(
           (value) => reply(value),
           (error: unknown) => reply(undefined, error),
@@ -309,6 +313,7 @@ function noClientContext(signal: AbortSignal): RequestContext {
     log: async () => {},
     createMessage: refuse,
     elicit: refuse,
+    listRoots: refuse,
   };
 }
 

@@ -49,8 +49,14 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       const loaded = await import('./upstream/index.js');
       return { plugin: loaded.default, optionsSchema: loaded.UpstreamOptionsSchema };
     },
-    prepareOptions: (options, baseDir) =>
-      typeof options.cwd === 'string' ? { ...options, cwd: resolve(baseDir, options.cwd) } : options,
+    // Paths in the table are relative to the config file, like every path in it.
+    prepareOptions: (options, baseDir) => ({
+      ...options,
+      ...(typeof options.cwd === 'string' ? { cwd: resolve(baseDir, options.cwd) } : {}),
+      ...(Array.isArray(options.roots)
+        ? { roots: options.roots.map((root) => (typeof root === 'string' ? resolve(baseDir, root) : root)) }
+        : {}),
+    }),
   },
   conformance: {
     module: new URL('./conformance/index.js', import.meta.url),

@@ -10,6 +10,7 @@ import {
   ListPromptsRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingLevelSchema,
   ReadResourceRequestSchema,
@@ -94,9 +95,12 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
                 method: 'notifications/progress',
                 params: { progressToken, progress, total, message },
               }),
-      sendLog: async (level, data) => {
+      sendLog: async (level, data, logger) => {
         if (minLevel && LEVELS.indexOf(level) < LEVELS.indexOf(minLevel)) return;
-        await extra.sendNotification({ method: 'notifications/message', params: { level, data } });
+        await extra.sendNotification({
+          method: 'notifications/message',
+          params: { level, data, ...(logger === undefined ? {} : { logger }) },
+        });
       },
       createMessage: capabilities?.sampling
         ? (params, signal) =>
@@ -107,6 +111,9 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
       elicit: capabilities?.elicitation
         ? (params, signal) =>
             extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal })
+        : undefined,
+      listRoots: capabilities?.roots
+        ? (signal) => extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { signal })
         : undefined,
     };
   };

@@ -7,14 +7,18 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type LoggingLevel,
   type Prompt,
   type Resource,
   type ResourceTemplate,
+  type Root,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, Logger, RequestContext } from '../../host/index.js';
@@ -40,13 +44,15 @@ export interface ConnectionEvents {
   catalogChanged(kind: CatalogKind): void;
   /** `notifications/resources/updated` for one of the server's URIs. */
   resourceUpdated(uri: string): void;
-  /** The transport closed (the process exited, or the HTTP session ended). */
-  closed(): void;
   /**
-   * The agent's call a request of the server belongs to (sampling, elicitation during a tool call):
-   * the newest call still running, as MCP over stdio does not say which call a request is for.
+   * The agent's call a message of the server belongs to (sampling, elicitation, roots, log messages during a
+   * tool call): the newest call still running, as MCP over stdio does not say which call a message is for.
    */
   callInProgress(): RequestContext | undefined;
+  /** A log message of the server outside any call: it goes to Foresight's own log. */
+  serverLog(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** What to answer the server's `roots/list` with: the configured roots, else the calling client's. */
+  roots?: Root[];
 }
 
 /** Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing. */
@@ -89,14 +95,30 @@ async function allPages<Page extends { nextCursor?: string | undefined }, T>(
   return items;
 }
 
+/**
+ * The SDK's own request timeout (60 s by default) would cut calls the plugin's deadline allows; the deadline
+ * and the agent's cancellation end requests through their signal instead. (2^31 − 1 ms, setTimeout's limit.)
+ */
+const NO_SDK_TIMEOUT = { timeout: 2_147_483_647 };
+
 export class UpstreamConnection {
   readonly client: Client;
   catalogs: UpstreamCatalogs = EMPTY_CATALOGS;
+  /** Settles when the transport closes (the process exited, the session ended, or we closed it). */
+  readonly closed: Promise<void>;
+  /** Why we dropped this connection, when a request found it broken. */
+  lost: string | undefined;
   private constructor(
     client: Client,
     private readonly events: ConnectionEvents,
   ) {
     this.client = client;
+    this.closed = new Promise((resolve) => (client.onclose = resolve));
+  }
+
+  /** Request options that leave ending a request to `signal`. */
+  static requestOptions(signal: AbortSignal) {
+    return { signal, ...NO_SDK_TIMEOUT };
   }
 
   /** Connects, reads every catalog the server offers, and starts listening for its changes. */
@@ -110,10 +132,9 @@ export class UpstreamConnection {
     // a client without them gets E_CAPABILITY_MISSING from the host, as an error of that request.
     const client = new Client(
       { name: 'foresight', version: '0.1.0' },
-      { capabilities: { sampling: {}, elicitation: {} } },
+      { capabilities: { sampling: {}, elicitation: {}, roots: {} } },
     );
     const connection = new UpstreamConnection(client, events);
-    client.onclose = () => events.closed();
     try {
       await client.connect(transportFor(target, logger), { signal });
       connection.catalogs = await connection.readCatalogs(signal);
@@ -157,12 +178,27 @@ export class UpstreamConnection {
       during('sampling').createMessage(request.params),
     );
     client.setRequestHandler(ElicitRequestSchema, (request) => during('elicitation').elicit(request.params));
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      if (this.events.roots) return { roots: this.events.roots };
+      const call = this.events.callInProgress();
+      // Outside a call there is no one client to ask (over HTTP, many share this server): no roots, so a
+      // server such as server-filesystem keeps the directories it was started with.
+      if (call === undefined) return { roots: [] };
+      if (call.listRoots === undefined)
+        throw new McpError(ErrorCode.InvalidRequest, 'the client has no roots');
+      return call.listRoots();
+    });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async ({ params }) => {
+      const call = this.events.callInProgress();
+      if (call) await call.log(params.level, params.data, params.logger);
+      else this.events.serverLog(params.level, params.data, params.logger);
+    });
   }
 
   private async readCatalogs(signal?: AbortSignal): Promise<UpstreamCatalogs> {
     const { client } = this;
     const caps = client.getServerCapabilities() ?? {};
-    const options = signal ? { signal } : undefined;
+    const options = signal ? UpstreamConnection.requestOptions(signal) : NO_SDK_TIMEOUT;
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
       caps.tools
         ? allPages(

@@ -1,4 +1,7 @@
 // The upstream plugin's options (its foresight.toml table): which MCP server to mount, and how to reach it.
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 export const UpstreamOptionsSchema = z
@@ -18,6 +21,15 @@ export const UpstreamOptionsSchema = z
       .optional(),
     /** The environment variable holding a bearer token for `url`. */
     token_env: z.string().min(1).optional(),
+    /**
+     * Directories to answer the server's `roots/list` with, whoever asks. Without it the calling agent's roots
+     * are passed on during a call, and none outside one.
+     */
+    roots: z.array(z.string().min(1), { error: 'expected a list of directory paths' }).optional(),
+    /** Wait before the first restart of a server that exited or could not be reached; doubles each time. */
+    restart_delay_ms: z.int({ error: 'expected a whole number of milliseconds' }).min(0).optional(),
+    /** The longest wait between restarts. */
+    max_restart_delay_ms: z.int({ error: 'expected a whole number of milliseconds' }).min(0).optional(),
   })
   .superRefine((options, ctx) => {
     if ((options.command === undefined) === (options.url === undefined))
@@ -36,10 +48,28 @@ export const UpstreamOptionsSchema = z
   });
 export type UpstreamOptions = z.output<typeof UpstreamOptionsSchema>;
 
+/** Restart delays: the first retry after `initialMs`, doubling up to `maxMs`. */
+export interface Backoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 500, maxMs: 30_000 };
+
+export function restartBackoff(options: UpstreamOptions): Backoff {
+  const initialMs = options.restart_delay_ms ?? DEFAULT_BACKOFF.initialMs;
+  return { initialMs, maxMs: Math.max(initialMs, options.max_restart_delay_ms ?? DEFAULT_BACKOFF.maxMs) };
+}
+
 /** How to reach the server, with the token read from the variable the config names. */
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: URL; token?: string; tokenEnv?: string };
+
+/** The configured roots as `roots/list` gives them (file URIs), or undefined to pass the agent's on. */
+export function configuredRoots(options: UpstreamOptions): Root[] | undefined {
+  return options.roots?.map((path) => ({ uri: pathToFileURL(path).href, name: basename(path) || path }));
+}
 
 export function upstreamTarget(
   options: UpstreamOptions,

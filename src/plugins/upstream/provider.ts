@@ -1,119 +1,94 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
+import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type CompletionRequest,
-  type CompletionResult,
-  type PluginContext,
-  type PluginProvider,
-  type RequestContext,
-  describeThrown,
-  errors,
+import type {
+  CompletionRequest,
+  CompletionResult,
+  PluginContext,
+  PluginProvider,
+  RequestContext,
 } from '../../host/index.js';
-import { EMPTY_CATALOGS, UpstreamConnection, type UpstreamCatalogs } from './connection.js';
-import { type UpstreamTarget, describeTarget } from './options.js';
+import { UpstreamConnection } from './connection.js';
+import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
+import { UpstreamSupervisor } from './supervisor.js';
 
-type State =
-  | { kind: 'connecting' }
-  | { kind: 'connected'; connection: UpstreamConnection }
-  | { kind: 'failed'; error: string }
-  | { kind: 'closed' };
+export interface UpstreamProviderOptions {
+  roots?: Root[];
+  backoff?: Backoff;
+}
 
-export function createUpstreamProvider(target: UpstreamTarget, ctx: PluginContext): PluginProvider {
-  const where = describeTarget(target);
-  const logger = ctx.logger.child({ upstream: where });
-  let state: State = { kind: 'connecting' };
-
-  const connected = (): UpstreamConnection => {
-    if (state.kind === 'connected') return state.connection;
-    const detail =
-      state.kind === 'failed'
-        ? `unavailable: ${state.error}`
-        : state.kind === 'connecting'
-          ? 'still connecting'
-          : 'closed';
-    throw errors.upstreamUnavailable(where, detail);
-  };
-  // While the server is down, its last good catalogs stay listed; its calls say why they cannot run.
-  let lastGood: UpstreamCatalogs = EMPTY_CATALOGS;
-  const catalogs = (): UpstreamCatalogs =>
-    state.kind === 'connected' ? (lastGood = state.connection.catalogs) : lastGood;
-  const options = (rc: RequestContext) => ({ signal: rc.signal });
-  /** The agent's calls running now, oldest first: a server's sampling or elicitation goes to the newest. */
+export function createUpstreamProvider(
+  target: UpstreamTarget,
+  ctx: PluginContext,
+  options: UpstreamProviderOptions = {},
+): PluginProvider {
+  const logger = ctx.logger.child({ upstream: describeTarget(target) });
+  /** The agent's calls running now, oldest first: a server's sampling, elicitation or log goes to the newest. */
   const running: RequestContext[] = [];
-
-  // Ends a connection attempt still under way at shutdown, so a server that never answers is not left running.
-  const stopping = new AbortController();
-  ctx.shutdown.addEventListener('abort', () => stopping.abort(), { once: true });
-  let attempt: Promise<void> = Promise.resolve();
-
-  const connect = async (): Promise<void> => {
-    try {
-      const connection = await UpstreamConnection.open(
-        target,
-        logger,
-        {
-          catalogChanged: (kind) => ctx.notifyListChanged(kind),
-          resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
-          callInProgress: () => running.at(-1),
-          closed: () => {
-            if (state.kind === 'connected' && state.connection === connection) {
-              lastGood = connection.catalogs;
-              state = { kind: 'failed', error: 'the connection closed' };
-              logger.warn({}, 'upstream: the connection closed');
-            }
-          },
-        },
-        stopping.signal,
-      );
-      if (stopping.signal.aborted) {
-        await connection.close();
-        return;
-      }
-      state = { kind: 'connected', connection };
-      logger.info({ tools: connection.catalogs.tools.length }, 'upstream: connected');
-      for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
-    } catch (error) {
-      if (stopping.signal.aborted) return;
-      state = { kind: 'failed', error: describeThrown(error) };
-      logger.warn({ err: state.error }, 'upstream: could not connect');
-    }
-  };
+  const supervisor = new UpstreamSupervisor(
+    target,
+    logger,
+    {
+      catalogChanged: (kind) => ctx.notifyListChanged(kind),
+      resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
+      callInProgress: () => running.at(-1),
+      serverLog: (level, data, name) => logger.debug({ level, data, logger: name }, 'upstream: log message'),
+      connected: () => {
+        for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
+      },
+      ...(options.roots ? { roots: options.roots } : {}),
+    },
+    options.backoff ?? DEFAULT_BACKOFF,
+  );
+  ctx.shutdown.addEventListener('abort', () => void supervisor.stop(), { once: true });
 
   return {
     // The server answers in the background: the host serves the other plugins meanwhile, and this
     // one's catalog arrives with list_changed.
-    start: async () => {
-      attempt = connect();
-    },
-    shutdown: async () => {
-      stopping.abort();
-      await attempt;
-      const current = state;
-      state = { kind: 'closed' };
-      if (current.kind === 'connected') await current.connection.close();
-    },
-    tools: () => catalogs().tools,
+    start: async () => supervisor.start(),
+    shutdown: () => supervisor.stop(),
+    health: () => supervisor.health(),
+    tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
-      const { client } = connected();
       running.push(rc);
       try {
-        return (await client.callTool({ name, arguments: args }, undefined, {
-          ...options(rc),
-          onprogress: (progress) => {
-            void rc.reportProgress(progress.progress, progress.total, progress.message);
-          },
-        })) as CallToolResult;
+        return await supervisor.request(
+          (client) =>
+            client.callTool({ name, arguments: args }, undefined, {
+              ...UpstreamConnection.requestOptions(rc.signal),
+              onprogress: (progress) => {
+                void rc.reportProgress(progress.progress, progress.total, progress.message);
+              },
+            }) as Promise<CallToolResult>,
+          rc.signal,
+        );
       } finally {
         running.splice(running.indexOf(rc), 1);
       }
     },
-    resources: () => catalogs().resources,
-    resourceTemplates: () => catalogs().resourceTemplates,
-    readResource: (uri, rc) => connected().client.readResource({ uri }, options(rc)),
-    prompts: () => catalogs().prompts,
+    resources: () => supervisor.catalogs().resources,
+    resourceTemplates: () => supervisor.catalogs().resourceTemplates,
+    readResource: (uri, rc) =>
+      supervisor.request(
+        (client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc.signal)),
+        rc.signal,
+      ),
+    prompts: () => supervisor.catalogs().prompts,
     getPrompt: (name, args, rc) =>
-      connected().client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, options(rc)),
+      supervisor.request(
+        (client) =>
+          client.getPrompt(
+            { name, ...(args ? { arguments: args } : {}) },
+            UpstreamConnection.requestOptions(rc.signal),
+          ),
+        rc.signal,
+      ),
     complete: async (req: CompletionRequest, rc): Promise<CompletionResult> =>
-      (await connected().client.complete(req, options(rc))).completion,
+      (
+        await supervisor.request(
+          (client) => client.complete(req, UpstreamConnection.requestOptions(rc.signal)),
+          rc.signal,
+        )
+      ).completion,
   };
 }

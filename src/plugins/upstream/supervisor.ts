@@ -1,0 +1,242 @@
+// Keeps one upstream connection alive: connects in the background, restarts a server that exits or cannot be
+// reached (with backoff), re-initialises an HTTP session the server has forgotten, and says how it is doing.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Logger, type PluginHealth, describeThrown, errors } from '../../host/index.js';
+import {
+  type ConnectionEvents,
+  EMPTY_CATALOGS,
+  UpstreamConnection,
+  type UpstreamCatalogs,
+} from './connection.js';
+import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
+
+/** A connection that stayed up this long was healthy: the next failure starts the backoff again. */
+const STABLE_MS = 30_000;
+
+/**
+ * `restart` counts the failures in a row: 0 while connecting the first time, N while waiting for or making the
+ * Nth attempt to restart; `error` is the last failure.
+ */
+type State =
+  | { kind: 'connecting'; restart: 0 }
+  | { kind: 'restarting'; restart: number; error: string }
+  | { kind: 'connected'; connection: UpstreamConnection; since: number }
+  | { kind: 'closed' };
+
+export type SupervisorEvents = Omit<ConnectionEvents, 'closed'> & {
+  /** Connected (first time or again): the catalogs may differ from the last good ones. */
+  connected(): void;
+};
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** Why a request failed, as far as the connection is concerned. */
+function connectionFailure(error: unknown): 'session_gone' | 'unreachable' | undefined {
+  // The server no longer knows our session (it restarted, or expired it): the spec says to initialise anew.
+  if (error instanceof StreamableHTTPError && error.code === 404) return 'session_gone';
+  // fetch() itself failed: refused, reset, DNS. The server is down, not the request wrong.
+  if (error instanceof TypeError && /fetch failed/i.test(error.message)) return 'unreachable';
+  return undefined;
+}
+
+export class UpstreamSupervisor {
+  readonly #target: UpstreamTarget;
+  readonly #where: string;
+  readonly #logger: Logger;
+  readonly #events: SupervisorEvents;
+  readonly #backoff: Backoff;
+  readonly #stopping = new AbortController();
+  #state: State = { kind: 'connecting', restart: 0 };
+  #lastGood: UpstreamCatalogs = EMPTY_CATALOGS;
+  #run: Promise<void> = Promise.resolve();
+  #stopped: Promise<void> | undefined;
+  /** Set when a request found the session gone: the next connect is immediate and counts as no failure. */
+  #renewing = false;
+  /** Wakes whoever waits for the next state (a request waiting for a renewed session). */
+  #changed = deferred();
+
+  constructor(target: UpstreamTarget, logger: Logger, events: SupervisorEvents, backoff = DEFAULT_BACKOFF) {
+    this.#target = target;
+    this.#where = describeTarget(target);
+    this.#logger = logger;
+    this.#events = events;
+    this.#backoff = backoff;
+  }
+
+  /** Starts connecting in the background; returns at once. */
+  start(): void {
+    this.#run = this.#supervise();
+  }
+
+  /** Ends the connection (or the attempt under way) and waits for it; once, however often it is called. */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#run;
+    const current = this.#state;
+    this.#setState({ kind: 'closed' });
+    if (current.kind === 'connected') await current.connection.close();
+  }
+
+  /** The server's catalogs now, or the last good ones while it is down. */
+  catalogs(): UpstreamCatalogs {
+    const state = this.#state;
+    if (state.kind === 'connected') this.#lastGood = state.connection.catalogs;
+    return this.#lastGood;
+  }
+
+  health(): PluginHealth {
+    const state = this.#state;
+    const tools = `${this.catalogs().tools.length} tools`;
+    switch (state.kind) {
+      case 'connecting':
+        return { state: 'starting', detail: `connecting to ${this.#where}` };
+      case 'connected':
+        return { state: 'ready', detail: `connected to ${this.#where}, ${tools}` };
+      case 'restarting':
+        return {
+          state: 'down',
+          detail: `${this.#describe(state)}; listing its last good catalog (${tools})`,
+        };
+      case 'closed':
+        return { state: 'down', detail: `closed (${this.#where})` };
+    }
+  }
+
+  /**
+   * Runs `request` on the live connection. A session the server has forgotten is initialised again and the
+   * request retried once; a server found unreachable is restarted, and the request fails as unavailable.
+   */
+  async request<T>(request: (client: Client) => Promise<T>, signal: AbortSignal): Promise<T> {
+    const connection = await this.#live(signal);
+    try {
+      return await request(connection.client);
+    } catch (error) {
+      const failure = connectionFailure(error);
+      if (failure === undefined || this.#stopping.signal.aborted) throw error;
+      this.#drop(connection, failure);
+      if (failure === 'unreachable') throw this.#unavailableError();
+      this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
+      return request((await this.#live(signal)).client);
+    }
+  }
+
+  /** The connected connection; while one is being renewed, waits for it (bounded by `signal`). */
+  async #live(signal: AbortSignal): Promise<UpstreamConnection> {
+    while (this.#renewing && this.#state.kind !== 'connected' && this.#state.kind !== 'closed') {
+      signal.throwIfAborted();
+      await Promise.race([this.#changed.promise, untilAborted(signal)]);
+    }
+    signal.throwIfAborted();
+    const state = this.#state;
+    if (state.kind === 'connected') return state.connection;
+    throw this.#unavailableError();
+  }
+
+  #unavailableError(): Error {
+    const state = this.#state;
+    const detail =
+      state.kind === 'restarting'
+        ? this.#describe(state)
+        : state.kind === 'connecting'
+          ? 'still connecting'
+          : 'closed';
+    return errors.upstreamUnavailable(this.#where, detail);
+  }
+
+  #describe(state: { restart: number; error: string }): string {
+    return `unavailable, restarting (attempt ${state.restart}): ${state.error}`;
+  }
+
+  /** Closes a connection a request found broken; the supervising loop connects again. */
+  #drop(connection: UpstreamConnection, failure: 'session_gone' | 'unreachable'): void {
+    const state = this.#state;
+    if (state.kind !== 'connected' || state.connection !== connection) return;
+    if (failure === 'session_gone') this.#renewing = true;
+    connection.lost =
+      failure === 'session_gone' ? 'the server forgot the session' : 'the server is unreachable';
+    void connection.close();
+  }
+
+  #setState(state: State): void {
+    this.#state = state;
+    this.#changed.resolve();
+    this.#changed = deferred();
+  }
+
+  async #supervise(): Promise<void> {
+    const stopping = this.#stopping.signal;
+    /** Failures in a row: the attempt number the next restart shows, and the backoff exponent. */
+    let failures = 0;
+    let lastError = '';
+    while (!stopping.aborted) {
+      const renewing = this.#renewing;
+      this.#setState(
+        failures === 0
+          ? { kind: 'connecting', restart: 0 }
+          : { kind: 'restarting', restart: failures, error: lastError },
+      );
+      let connection: UpstreamConnection;
+      try {
+        // A signal per attempt: the SDK leaves its abort listeners on the signal it is given.
+        const attempt = AbortSignal.any([stopping]);
+        connection = await UpstreamConnection.open(this.#target, this.#logger, this.#events, attempt);
+      } catch (error) {
+        if (stopping.aborted) return;
+        this.#renewing = false;
+        failures += 1;
+        lastError = describeThrown(error);
+        await this.#waitToRestart(failures, lastError, 'upstream: could not connect');
+        continue;
+      }
+      if (stopping.aborted) {
+        await connection.close();
+        return;
+      }
+      this.#renewing = false;
+      const since = Date.now();
+      this.#setState({ kind: 'connected', connection, since });
+      this.#logger.info(
+        { tools: connection.catalogs.tools.length, ...(failures > 0 ? { after: failures } : {}) },
+        renewing ? 'upstream: session renewed' : 'upstream: connected',
+      );
+      this.#events.connected();
+      await Promise.race([connection.closed, untilAborted(stopping)]);
+      if (stopping.aborted) return;
+      if (this.#renewing) continue;
+      this.#lastGood = connection.catalogs;
+      if (Date.now() - since >= STABLE_MS) failures = 0;
+      failures += 1;
+      lastError = connection.lost ?? this.#closedReason();
+      await this.#waitToRestart(failures, lastError, 'upstream: lost');
+    }
+  }
+
+  #closedReason(): string {
+    return this.#target.kind === 'stdio' ? 'the server process exited' : 'the connection closed';
+  }
+
+  async #waitToRestart(failures: number, error: string, message: string): Promise<void> {
+    const delayMs = Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (failures - 1));
+    this.#setState({ kind: 'restarting', restart: failures, error });
+    this.#logger.warn({ err: error, attempt: failures, retryInMs: delayMs }, message);
+    await sleep(delayMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
+  }
+}
