@@ -1,46 +1,20 @@
 // The upstream plugin over Streamable HTTP, against server-everything serving HTTP on a loopback port.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
+import { type EverythingHttp, startEverythingHttp } from './support/everything-http.js';
 import { type Connected, connect, textOf } from './support/in-memory.js';
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-let server: ChildProcess | undefined;
+let server: EverythingHttp | undefined;
 let url = '';
 let connected: Connected | undefined;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let said = '';
-  server.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
-  await vi.waitFor(() => expect(said).toContain(`listening on port ${port}`), {
-    timeout: 15_000,
-    interval: 20,
-  });
-  url = `http://127.0.0.1:${port}/mcp`;
+  server = await startEverythingHttp();
+  url = server.url;
 });
 
-afterAll(() => {
-  server?.kill();
+afterAll(async () => {
+  await server?.kill();
 });
 
 afterEach(async () => {

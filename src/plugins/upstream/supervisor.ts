@@ -47,6 +47,9 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 function connectionFailure(error: unknown): 'session_gone' | 'unreachable' | undefined {
   // The server no longer knows our session (it restarted, or expired it): the spec says to initialise anew.
   if (error instanceof StreamableHTTPError && error.code === 404) return 'session_gone';
+  // Servers that answer 400 for an unknown session (server-everything among them) mean the same.
+  if (error instanceof StreamableHTTPError && error.code === 400 && /session/i.test(error.message))
+    return 'session_gone';
   // fetch() itself failed: refused, reset, DNS. The server is down, not the request wrong.
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) return 'unreachable';
   return undefined;
@@ -63,6 +66,8 @@ export class UpstreamSupervisor {
   #lastGood: UpstreamCatalogs = EMPTY_CATALOGS;
   #run: Promise<void> = Promise.resolve();
   #stopped: Promise<void> | undefined;
+  /** Failures in a row: the restart attempt under way or next, and the backoff's exponent. */
+  #failures = 0;
   /** Set when a request found the session gone: the next connect is immediate and counts as no failure. */
   #renewing = false;
   /** Wakes whoever waits for the next state (a request waiting for a renewed session). */
@@ -131,7 +136,7 @@ export class UpstreamSupervisor {
     } catch (error) {
       const failure = connectionFailure(error);
       if (failure === undefined || this.#stopping.signal.aborted) throw error;
-      this.#drop(connection, failure);
+      this.#drop(connection, failure, error);
       if (failure === 'unreachable') throw this.#unavailableError();
       this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
       return request((await this.#live(signal)).client);
@@ -166,12 +171,21 @@ export class UpstreamSupervisor {
   }
 
   /** Closes a connection a request found broken; the supervising loop connects again. */
-  #drop(connection: UpstreamConnection, failure: 'session_gone' | 'unreachable'): void {
+  #drop(connection: UpstreamConnection, failure: 'session_gone' | 'unreachable', cause: unknown): void {
     const state = this.#state;
     if (state.kind !== 'connected' || state.connection !== connection) return;
-    if (failure === 'session_gone') this.#renewing = true;
-    connection.lost =
-      failure === 'session_gone' ? 'the server forgot the session' : 'the server is unreachable';
+    if (failure === 'session_gone') {
+      this.#renewing = true;
+      connection.lost = 'the server forgot the session';
+      // Requests from now on wait for the new session rather than take this closing connection.
+      this.#setState({ kind: 'connecting', restart: 0 });
+    } else {
+      const reason =
+        cause instanceof Error && cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
+      connection.lost = `the server is unreachable${reason}`;
+      // At once, so this very request already says which restart is next.
+      this.#markLost(connection, connection.lost);
+    }
     void connection.close();
   }
 
@@ -181,18 +195,21 @@ export class UpstreamSupervisor {
     this.#changed = deferred();
   }
 
+  /** Counts a lost connection as a failure (once), keeping its catalogs as the last good ones. */
+  #markLost(connection: UpstreamConnection, reason: string): void {
+    const state = this.#state;
+    if (state.kind !== 'connected' || state.connection !== connection) return;
+    this.#lastGood = connection.catalogs;
+    if (Date.now() - state.since >= STABLE_MS) this.#failures = 0;
+    this.#failures += 1;
+    this.#setState({ kind: 'restarting', restart: this.#failures, error: reason });
+  }
+
   async #supervise(): Promise<void> {
     const stopping = this.#stopping.signal;
-    /** Failures in a row: the attempt number the next restart shows, and the backoff exponent. */
-    let failures = 0;
-    let lastError = '';
     while (!stopping.aborted) {
       const renewing = this.#renewing;
-      this.#setState(
-        failures === 0
-          ? { kind: 'connecting', restart: 0 }
-          : { kind: 'restarting', restart: failures, error: lastError },
-      );
+      if (this.#state.kind !== 'restarting') this.#setState({ kind: 'connecting', restart: 0 });
       let connection: UpstreamConnection;
       try {
         // A signal per attempt: the SDK leaves its abort listeners on the signal it is given.
@@ -201,9 +218,9 @@ export class UpstreamSupervisor {
       } catch (error) {
         if (stopping.aborted) return;
         this.#renewing = false;
-        failures += 1;
-        lastError = describeThrown(error);
-        await this.#waitToRestart(failures, lastError, 'upstream: could not connect');
+        this.#failures += 1;
+        this.#setState({ kind: 'restarting', restart: this.#failures, error: describeThrown(error) });
+        await this.#waitToRestart('upstream: could not connect');
         continue;
       }
       if (stopping.aborted) {
@@ -211,21 +228,17 @@ export class UpstreamSupervisor {
         return;
       }
       this.#renewing = false;
-      const since = Date.now();
-      this.#setState({ kind: 'connected', connection, since });
+      this.#setState({ kind: 'connected', connection, since: Date.now() });
       this.#logger.info(
-        { tools: connection.catalogs.tools.length, ...(failures > 0 ? { after: failures } : {}) },
+        { tools: connection.catalogs.tools.length, ...(this.#failures > 0 ? { after: this.#failures } : {}) },
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
       this.#events.connected();
       await Promise.race([connection.closed, untilAborted(stopping)]);
       if (stopping.aborted) return;
       if (this.#renewing) continue;
-      this.#lastGood = connection.catalogs;
-      if (Date.now() - since >= STABLE_MS) failures = 0;
-      failures += 1;
-      lastError = connection.lost ?? this.#closedReason();
-      await this.#waitToRestart(failures, lastError, 'upstream: lost');
+      this.#markLost(connection, connection.lost ?? this.#closedReason());
+      await this.#waitToRestart('upstream: lost');
     }
   }
 
@@ -233,10 +246,12 @@ export class UpstreamSupervisor {
     return this.#target.kind === 'stdio' ? 'the server process exited' : 'the connection closed';
   }
 
-  async #waitToRestart(failures: number, error: string, message: string): Promise<void> {
-    const delayMs = Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (failures - 1));
-    this.#setState({ kind: 'restarting', restart: failures, error });
-    this.#logger.warn({ err: error, attempt: failures, retryInMs: delayMs }, message);
+  /** Waits out the backoff of the restart the state names. */
+  async #waitToRestart(message: string): Promise<void> {
+    const state = this.#state;
+    if (state.kind !== 'restarting') return;
+    const delayMs = Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (state.restart - 1));
+    this.#logger.warn({ err: state.error, attempt: state.restart, retryInMs: delayMs }, message);
     await sleep(delayMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
   }
 }
