@@ -169,8 +169,13 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       for (const extra of options.plugins ?? [])
         plugins.mount(isPluginObject(extra) ? { plugin: extra } : extra);
       await plugins.start();
+      // Once plugins that connect in the background (upstream servers) have listed their tools, or the
+      // blocks naming those tools would be reported as naming nothing.
       if (plannerSettings.enabled)
-        for (const problem of planner.modelProblems()) logger.warn({}, `planner: ${problem}`);
+        void plugins.settle().then(() => {
+          if (plugins.status === 'started')
+            for (const problem of planner.modelProblems()) logger.warn({}, `planner: ${problem}`);
+        });
       if (plannerSettings.enabled && plannerSettings.learning)
         learning = await attachLearning(planner, { file: plannerSettings.stateFile, logger });
       // Off the start-up path, before the first call is likely to arrive.
