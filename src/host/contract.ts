@@ -91,6 +91,13 @@ export interface PluginProvider {
   resources?(): Resource[];
   resourceTemplates?(): ResourceTemplate[];
   readResource?(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
+  /**
+   * The first client subscribed to `uri` (local): a plugin that learns of changes only on request (an upstream
+   * server) asks for them here, and reports them with `notifyResourceUpdated`.
+   */
+  subscribe?(uri: string, ctx: RequestContext): Promise<void>;
+  /** The last subscriber of `uri` has unsubscribed or gone. */
+  unsubscribe?(uri: string, ctx: RequestContext): Promise<void>;
   prompts?(): Prompt[];
   getPrompt?(
     name: string,

@@ -69,6 +69,8 @@ export class PluginHost {
   private readonly started: Mount[] = [];
   private routes: RouteTable = EMPTY_ROUTES;
   private state: HostState = 'new';
+  /** Sessions subscribed to each published URI. */
+  private readonly subscribers = new Map<string, number>();
   private readonly shutdownController = new AbortController();
   private stopping: Promise<void> | undefined;
   private releaseIsolation: (() => void) | undefined;
@@ -363,6 +365,54 @@ export class PluginHost {
     const parsed = ReadResourceResultSchema.safeParse(result);
     if (!parsed.success) throw errors.badResult(target, firstIssue(parsed.error));
     return rewriteReadResult(result, createUriRewriter(route.mount, this.routes));
+  }
+
+  /**
+   * A session subscribed to a published URI: the plugin owning it is told when the first session subscribes
+   * (under the readResource deadline). A URI no plugin owns is accepted, as it may appear later.
+   */
+  async subscribe(uri: string, env?: CallEnvironment): Promise<void> {
+    const route = routeUri(this.routes, uri);
+    const count = this.subscribers.get(uri) ?? 0;
+    this.subscribers.set(uri, count + 1);
+    const subscribe = route?.mount.provider.subscribe?.bind(route.mount.provider);
+    if (count > 0 || !route || !subscribe) return;
+    try {
+      this.assertServing(`subscription to ${uri}`);
+      await this.invoke(
+        route.mount,
+        'readResource',
+        `subscription to ${uri}`,
+        (ctx) => subscribe(route.local, ctx),
+        env,
+      );
+    } catch (error) {
+      this.release(uri);
+      throw error;
+    }
+  }
+
+  /** A session unsubscribed from `uri` (or ended); the owning plugin is told when it was the last one. */
+  async unsubscribe(uri: string, env?: CallEnvironment): Promise<void> {
+    if (this.release(uri) > 0) return;
+    const route = routeUri(this.routes, uri);
+    const unsubscribe = route?.mount.provider.unsubscribe?.bind(route.mount.provider);
+    if (!route || !unsubscribe || this.state !== 'started') return;
+    await this.invoke(
+      route.mount,
+      'readResource',
+      `unsubscription from ${uri}`,
+      (ctx) => unsubscribe(route.local, ctx),
+      env,
+    );
+  }
+
+  /** One subscriber fewer; returns how many remain. */
+  private release(uri: string): number {
+    const left = (this.subscribers.get(uri) ?? 1) - 1;
+    if (left > 0) this.subscribers.set(uri, left);
+    else this.subscribers.delete(uri);
+    return left;
   }
 
   async getPrompt(

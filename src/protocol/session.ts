@@ -162,13 +162,22 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
       RESOURCE_NOT_FOUND,
     ),
   );
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    subscriptions.add(request.params.uri);
-    return {};
+  server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
+    const { uri } = request.params;
+    return guard(`subscription to ${uri}`, async () => {
+      if (subscriptions.has(uri)) return {};
+      await host.subscribe(uri, environment(extra, undefined));
+      subscriptions.add(uri);
+      return {};
+    });
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscriptions.delete(request.params.uri);
-    return {};
+  server.setRequestHandler(UnsubscribeRequestSchema, (request, extra) => {
+    const { uri } = request.params;
+    return guard(`subscription to ${uri}`, async () => {
+      if (!subscriptions.delete(uri)) return {};
+      await host.unsubscribe(uri, environment(extra, undefined));
+      return {};
+    });
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: host.listPrompts() }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
@@ -209,6 +218,9 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
       if (disposed) return;
       disposed = true;
       for (const off of detach) off();
+      // The plugins learn that this session no longer listens (an upstream stops sending what no one reads).
+      for (const uri of subscriptions) host.unsubscribe(uri).catch(() => {});
+      subscriptions.clear();
       tools.dispose?.();
     },
   };

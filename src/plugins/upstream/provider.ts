@@ -1,12 +1,14 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type {
-  CompletionRequest,
-  CompletionResult,
-  PluginContext,
-  PluginProvider,
-  RequestContext,
+import {
+  type CompletionRequest,
+  type CompletionResult,
+  type PluginContext,
+  type PluginProvider,
+  type RequestContext,
+  describeThrown,
 } from '../../host/index.js';
 import { UpstreamConnection } from './connection.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
@@ -25,6 +27,9 @@ export function createUpstreamProvider(
   const logger = ctx.logger.child({ upstream: describeTarget(target) });
   /** The agent's calls running now, oldest first: a server's sampling, elicitation or log goes to the newest. */
   const running: RequestContext[] = [];
+  /** The server's URIs some client subscribed to: asked for again on every new connection. */
+  const subscribed = new Set<string>();
+  const canSubscribe = (client: Client) => client.getServerCapabilities()?.resources?.subscribe === true;
   const supervisor = new UpstreamSupervisor(
     target,
     logger,
@@ -33,8 +38,13 @@ export function createUpstreamProvider(
       resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
       callInProgress: () => running.at(-1),
       serverLog: (level, data, name) => logger.debug({ level, data, logger: name }, 'upstream: log message'),
-      connected: () => {
+      connected: (client) => {
         for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
+        if (!canSubscribe(client)) return;
+        for (const uri of subscribed)
+          client.subscribeResource({ uri }).catch((error: unknown) => {
+            logger.warn({ uri, err: describeThrown(error) }, 'upstream: could not subscribe again');
+          });
       },
       ...(options.roots ? { roots: options.roots } : {}),
     },
@@ -73,6 +83,20 @@ export function createUpstreamProvider(
         (client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc.signal)),
         rc.signal,
       ),
+    subscribe: async (uri, rc) => {
+      subscribed.add(uri);
+      await supervisor.request(async (client) => {
+        if (canSubscribe(client))
+          await client.subscribeResource({ uri }, UpstreamConnection.requestOptions(rc.signal));
+      }, rc.signal);
+    },
+    unsubscribe: async (uri, rc) => {
+      subscribed.delete(uri);
+      await supervisor.request(async (client) => {
+        if (canSubscribe(client))
+          await client.unsubscribeResource({ uri }, UpstreamConnection.requestOptions(rc.signal));
+      }, rc.signal);
+    },
     prompts: () => supervisor.catalogs().prompts,
     getPrompt: (name, args, rc) =>
       supervisor.request(

@@ -27,7 +27,7 @@ type State =
 
 export type SupervisorEvents = Omit<ConnectionEvents, 'closed'> & {
   /** Connected (first time or again): the catalogs may differ from the last good ones. */
-  connected(): void;
+  connected(client: Client): void;
 };
 
 function deferred(): { promise: Promise<void>; resolve(): void } {
@@ -233,7 +233,7 @@ export class UpstreamSupervisor {
         { tools: connection.catalogs.tools.length, ...(this.#failures > 0 ? { after: this.#failures } : {}) },
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
-      this.#events.connected();
+      this.#events.connected(connection.client);
       await Promise.race([connection.closed, untilAborted(stopping)]);
       if (stopping.aborted) return;
       if (this.#renewing) continue;
