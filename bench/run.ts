@@ -1,9 +1,11 @@
 // `npm run bench`: Foresight's host overhead against a raw SDK server — echo tools/call throughput and
-// latency (A/B interleaved), and tools/list with many tools — then the enrichment pipeline (tools/list
-// with 500 tools and 6 enrichers, cold and cached), the format layer's token efficiency on recorded
-// GitHub payloads and the planner replay (agent sessions with the planner off and on); printed and
-// written to bench/results/latest.json. BENCH_ONLY=planner runs the replay alone (`npm run bench:planner`),
-// BENCH_SKIP_PLANNER=1 everything but it.
+// latency (A/B interleaved), and tools/list with many tools — then the upstream proxy overhead (a mounted
+// MCP server called directly, through a naive bridge, through Foresight and through mcp-proxy; tools/list
+// with a hung upstream), the enrichment pipeline (tools/list with 500 tools and 6 enrichers, cold and
+// cached), the format layer's token efficiency on recorded GitHub payloads and the planner replay (agent
+// sessions with the planner off and on); printed and written to bench/results/latest.json.
+// BENCH_ONLY=planner runs the replay alone (`npm run bench:planner`), BENCH_ONLY=upstream the upstream
+// proxy bench alone, BENCH_SKIP_PLANNER=1 everything but the replay.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Endpoint, startEndpoint } from './lib/endpoint.js';
@@ -25,8 +27,11 @@ import {
   listSide,
 } from './lib/report.js';
 import { ROOT } from './lib/root.js';
-import { type BenchSettings, readSettings } from './lib/settings.js';
+import { type BenchSettings, nodeFlags, readSettings } from './lib/settings.js';
 import { formatTokenReport, measureTokenEfficiency } from './lib/tokens.js';
+import { type UpstreamProxyReport, formatUpstreamReport } from './lib/upstream-report.js';
+import { measureUpstreamProxy } from './lib/upstream-proxy.js';
+import { readUpstreamSettings } from './lib/upstream-settings.js';
 import { type BenchWorkspace, createWorkspace } from './lib/workspace.js';
 
 const LIST_WARMUP = 5;
@@ -38,18 +43,6 @@ interface Pair {
 
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
-}
-
-/** Node flags for one server: none, or a CPU profile named for the side and the phase. */
-function nodeFlags(settings: BenchSettings, name: string): string[] {
-  const dir = settings.cpuProfileDir;
-  if (dir === undefined) return [];
-  return [
-    '--cpu-prof',
-    `--cpu-prof-dir=${dir}`,
-    `--cpu-prof-name=${name}.cpuprofile`,
-    '--cpu-prof-interval=100',
-  ];
 }
 
 /** Runs `measure` against the raw server and Foresight serving the same tools (`count` per prefix), then stops both. */
@@ -133,23 +126,53 @@ async function measurePlanner(): Promise<PlannerReplayReport> {
   return measurePlannerReplay(readPlannerReplaySettings(), log);
 }
 
-/** The replay alone: only the `plannerReplay` key of latest.json is replaced; the other parts' results stay. */
-async function plannerOnly(): Promise<void> {
-  const plannerReplay = await measurePlanner();
+/** Replaces one key of latest.json, keeping the other parts' results. */
+async function replaceResult(key: string, value: unknown): Promise<void> {
   const previous = await readFile(RESULTS_FILE, 'utf8').then(
     (text) => JSON.parse(text) as Record<string, unknown>,
     () => ({}),
   );
   await mkdir(join(ROOT, 'bench/results'), { recursive: true });
-  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...previous, plannerReplay }, null, 2)}\n`);
+  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...previous, [key]: value }, null, 2)}\n`);
+  console.log(`\nwritten: bench/results/latest.json (${key})`);
+}
+
+/** The replay alone (`BENCH_ONLY=planner`): only the `plannerReplay` key of latest.json is replaced. */
+async function plannerOnly(): Promise<void> {
+  const plannerReplay = await measurePlanner();
   console.log(formatPlannerReplayReport(plannerReplay));
-  console.log('\nwritten: bench/results/latest.json (plannerReplay)');
+  await replaceResult('plannerReplay', plannerReplay);
+}
+
+async function measureUpstream(
+  workspace: BenchWorkspace,
+  settings: BenchSettings,
+): Promise<UpstreamProxyReport> {
+  return measureUpstreamProxy({ workspace, settings }, readUpstreamSettings(), log);
+}
+
+/** The upstream proxy bench alone (`BENCH_ONLY=upstream`): only the `upstreamProxy` key of latest.json is replaced. */
+async function upstreamOnly(): Promise<void> {
+  const settings = readSettings();
+  const workspace = await createWorkspace();
+  try {
+    const upstreamProxy = await measureUpstream(workspace, settings);
+    console.log(`machine: ${JSON.stringify(describeMachine())}\n`);
+    console.log(formatUpstreamReport(upstreamProxy));
+    if (settings.cpuProfileDir)
+      console.log(`\nCPU profiles (timings above are not representative): ${settings.cpuProfileDir}`);
+    await replaceResult('upstreamProxy', upstreamProxy);
+  } finally {
+    await workspace.remove();
+  }
 }
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === 'planner') return plannerOnly();
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY must be "planner", got "${only}"`);
+  if (only === 'upstream') return upstreamOnly();
+  if (only !== undefined && only !== '')
+    throw new Error(`BENCH_ONLY must be "planner" or "upstream", got "${only}"`);
   const settings = readSettings();
   const workspace = await createWorkspace();
   try {
@@ -160,6 +183,7 @@ async function main(): Promise<void> {
       calls: await measureCalls(workspace, settings),
       toolsList: await measureList(workspace, settings),
     };
+    const upstreamProxy = await measureUpstream(workspace, settings);
     log('enrichment: tools/list with 500 tools and 6 enrichers, cold build and cached');
     const enrichment = await measureEnrichment();
     log('tokens: recorded GitHub issue payloads in each format');
@@ -169,9 +193,10 @@ async function main(): Promise<void> {
     await mkdir(resultsDir, { recursive: true });
     await writeFile(
       join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...report, enrichment, tokens, ...(plannerReplay ? { plannerReplay } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, upstreamProxy, enrichment, tokens, ...(plannerReplay ? { plannerReplay } : {}) }, null, 2)}\n`,
     );
     console.log(formatReport(report));
+    console.log(`\n${formatUpstreamReport(upstreamProxy)}`);
     console.log(`\n${formatEnrichmentReport(enrichment)}`);
     console.log(`\n${formatTokenReport(tokens)}`);
     if (plannerReplay) console.log(`\n${formatPlannerReplayReport(plannerReplay)}`);

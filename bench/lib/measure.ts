@@ -15,16 +15,33 @@ export interface CallSamples {
   stderrBytes: number;
 }
 
+/** How an echo tool takes its text and what it answers, so a call can check the answer came back. */
+export interface EchoShape {
+  /** The argument that carries the text. */
+  argument: string;
+  /** The text the tool answers with for `sent`. */
+  reply(sent: string): string;
+}
+
+/** The bench's own echo tool (bench/fixtures/echo-tools.ts): `text`, answered verbatim. */
+const BENCH_ECHO: EchoShape = { argument: 'text', reply: (sent) => sent };
+
 export interface CallTarget {
   endpoint: Endpoint;
   /** Published name of the echo tool on this server. */
   tool: string;
+  /** Default: the bench's own echo tool. */
+  echo?: EchoShape;
 }
 
 async function callOnce(target: CallTarget, text: string): Promise<void> {
-  const result = await target.endpoint.client.callTool({ name: target.tool, arguments: { text } });
+  const echo = target.echo ?? BENCH_ECHO;
+  const result = await target.endpoint.client.callTool({
+    name: target.tool,
+    arguments: { [echo.argument]: text },
+  });
   const first = (result.content as { type: string; text?: string }[] | undefined)?.[0];
-  if (result.isError || first?.text !== text) {
+  if (result.isError || first?.text !== echo.reply(text)) {
     throw new Error(`${target.endpoint.label}: unexpected result ${JSON.stringify(result).slice(0, 300)}`);
   }
 }
@@ -46,10 +63,17 @@ async function callBatch(
   return { ms, cpuNs: addCpuNs(0, cpuBefore, processCpuNs(target.endpoint.pid)) };
 }
 
-export interface CallRoundsOptions {
+export interface CallRotationOptions {
   rounds: number;
   calls: number;
   warmupCalls: number;
+  /** After the warm-up, just before the first measured round. */
+  onRoundsStart?(): void;
+  /** After each round, with each side's batch time in the order the targets were given. */
+  onRound?(round: number, roundMs: readonly number[]): void;
+}
+
+export interface CallRoundsOptions extends Omit<CallRotationOptions, 'onRound'> {
   onRound?(round: number, msA: number, msB: number): void;
 }
 
@@ -62,42 +86,61 @@ export async function runCallRounds(
   b: CallTarget,
   options: CallRoundsOptions,
 ): Promise<{ a: CallSamples; b: CallSamples }> {
+  const { onRound, ...rest } = options;
+  const [sideA, sideB] = await runCallRotation([a, b], {
+    ...rest,
+    ...(onRound
+      ? { onRound: (round, roundMs) => onRound(round, roundMs[0] ?? Number.NaN, roundMs[1] ?? Number.NaN) }
+      : {}),
+  });
+  if (!sideA || !sideB) throw new Error('runCallRotation returned fewer sides than it was given');
+  return { a: sideA, b: sideB };
+}
+
+/**
+ * Warms every side up in turn, then runs `rounds` rounds of `calls` calls on each side. Round r starts with
+ * side r mod n and goes on in order, so over n rounds every side takes every place once and drift (thermal,
+ * background load, GC in this client) falls on all sides alike. With two sides: A B, B A, A B, …
+ * Returns the samples in the order the targets were given.
+ */
+export async function runCallRotation(
+  targets: readonly CallTarget[],
+  options: CallRotationOptions,
+): Promise<CallSamples[]> {
   /** Runs the warm-up calls; returns the very first call's latency. */
   const warmUp = async (target: CallTarget) => {
     const warmup: number[] = [];
     await callBatch(target, options.warmupCalls, warmup);
     return warmup[0] ?? Number.NaN;
   };
-  const firstA = await warmUp(a);
-  const firstB = await warmUp(b);
+  const firstCalls: number[] = [];
+  for (const target of targets) firstCalls.push(await warmUp(target));
   // stderrBytes starts negative so that adding the final count leaves what was written while measured.
-  const side = (target: CallTarget, firstCallMs: number) => {
+  const sides = targets.map((target, i) => {
     const data: CallSamples = {
       latenciesMs: [],
       roundMs: [],
       serverCpuNs: 0,
-      firstCallMs,
+      firstCallMs: firstCalls[i] ?? Number.NaN,
       stderrBytes: -target.endpoint.stderrBytes(),
     };
     return { target, data };
-  };
-  const sideA = side(a, firstA);
-  const sideB = side(b, firstB);
+  });
+  options.onRoundsStart?.();
   for (let round = 0; round < options.rounds; round += 1) {
-    const order = round % 2 === 0 ? [sideA, sideB] : [sideB, sideA];
-    for (const { target, data } of order) {
+    const first = round % sides.length;
+    for (const { target, data } of [...sides.slice(first), ...sides.slice(0, first)]) {
       const batch = await callBatch(target, options.calls, data.latenciesMs);
       data.roundMs.push(batch.ms);
       data.serverCpuNs = addCpuNs(data.serverCpuNs, 0, batch.cpuNs);
     }
     options.onRound?.(
       round,
-      sideA.data.roundMs[round] ?? Number.NaN,
-      sideB.data.roundMs[round] ?? Number.NaN,
+      sides.map(({ data }) => data.roundMs[round] ?? Number.NaN),
     );
   }
-  for (const { target, data } of [sideA, sideB]) data.stderrBytes += target.endpoint.stderrBytes();
-  return { a: sideA.data, b: sideB.data };
+  for (const { target, data } of sides) data.stderrBytes += target.endpoint.stderrBytes();
+  return sides.map(({ data }) => data);
 }
 
 export interface ListSamples {

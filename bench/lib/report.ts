@@ -62,7 +62,7 @@ export interface BenchReport {
   };
 }
 
-function version(pkg: string): string {
+export function version(pkg: string): string {
   const text = readFileSync(join(ROOT, pkg, 'package.json'), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
 }
@@ -123,26 +123,41 @@ export function listSide(label: string, samples: ListSamples): ListSideReport {
   };
 }
 
+/** How one side's calls compare with a baseline's, measured side by side (see BenchReport['calls']). */
+export interface CallRatios {
+  /** The side's calls/s over the baseline's, from the totals. */
+  ratio: number;
+  /** The same ratio per round, in round order. */
+  roundRatios: number[];
+  /** Median of roundRatios: less swayed than `ratio` by a burst of outside load in one batch. */
+  medianRoundRatio: number;
+  /** The baseline's p50 latency over the side's: the throughput ratio a typical call implies. */
+  p50Ratio: number;
+  /** The side's server CPU per call over the baseline's; undefined off Linux. */
+  serverCpuRatio: number | undefined;
+}
+
+export function callRatios(baseline: CallSideReport, side: CallSideReport): CallRatios {
+  const roundRatios = side.roundCallsPerSec.map(
+    (cps, i) => cps / (baseline.roundCallsPerSec[i] ?? Number.NaN),
+  );
+  const cpu = [baseline.serverCpuUsPerCall, side.serverCpuUsPerCall] as const;
+  return {
+    ratio: side.callsPerSec / baseline.callsPerSec,
+    roundRatios,
+    medianRoundRatio: median(roundRatios),
+    p50Ratio: baseline.latency.p50Ms / side.latency.p50Ms,
+    serverCpuRatio: cpu[0] === undefined || cpu[1] === undefined ? undefined : cpu[1] / cpu[0],
+  };
+}
+
 export function callComparison(
   raw: CallSideReport,
   foresight: CallSideReport,
   targetRatio: number,
 ): BenchReport['calls'] {
-  const ratio = foresight.callsPerSec / raw.callsPerSec;
-  const roundRatios = foresight.roundCallsPerSec.map(
-    (cps, i) => cps / (raw.roundCallsPerSec[i] ?? Number.NaN),
-  );
-  const cpu = [raw.serverCpuUsPerCall, foresight.serverCpuUsPerCall] as const;
-  return {
-    raw,
-    foresight,
-    ratio,
-    roundRatios,
-    medianRoundRatio: median(roundRatios),
-    p50Ratio: raw.latency.p50Ms / foresight.latency.p50Ms,
-    serverCpuRatio: cpu[0] === undefined || cpu[1] === undefined ? undefined : cpu[1] / cpu[0],
-    targetMet: ratio >= targetRatio,
-  };
+  const ratios = callRatios(raw, foresight);
+  return { raw, foresight, ...ratios, targetMet: ratios.ratio >= targetRatio };
 }
 
 export function listComparison(
@@ -159,7 +174,7 @@ export function listComparison(
   };
 }
 
-const fixed = (value: number, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+export const fixed = (value: number, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 /** Columns padded to their widest cell: the first left-aligned, the rest right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -171,7 +186,7 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-const cpuCell = (value: number | undefined, digits: number) =>
+export const cpuCell = (value: number | undefined, digits: number) =>
   value === undefined ? 'n/a' : value.toFixed(digits);
 
 export function formatReport(report: BenchReport): string {

@@ -23,7 +23,8 @@ export interface BenchSettings {
   cpuProfileDir?: string;
 }
 
-function positiveInt(name: string, fallback: number): number {
+/** The positive integer in environment variable `name`, or `fallback` when it is unset or empty. */
+export function positiveInt(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
@@ -44,4 +45,16 @@ export function readSettings(): BenchSettings {
     foresightCli: resolve(ROOT, process.env.BENCH_FORESIGHT_CLI || 'dist/cli/main.js'),
     ...(process.env.BENCH_CPU_PROF ? { cpuProfileDir: resolve(process.env.BENCH_CPU_PROF) } : {}),
   };
+}
+
+/** Node flags for one server: none, or a CPU profile named for the side and the phase. */
+export function nodeFlags(settings: BenchSettings, name: string): string[] {
+  const dir = settings.cpuProfileDir;
+  if (dir === undefined) return [];
+  return [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+    `--cpu-prof-name=${name}.cpuprofile`,
+    '--cpu-prof-interval=100',
+  ];
 }
