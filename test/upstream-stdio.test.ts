@@ -183,7 +183,19 @@ describe('upstream over stdio: when the server dies', () => {
     await toolNames(c, 'ev__echo');
     const [pid, ...others] = childrenRunning(EVERYTHING);
     expect(others).toEqual([]);
+    // A call the server is working on when it dies says so, not "connection closed".
+    let progressed = () => {};
+    const working = new Promise<void>((resolve) => (progressed = resolve));
+    const inFlight = c.client.callTool(
+      { name: 'ev__trigger-long-running-operation', arguments: { duration: 20, steps: 20 } },
+      undefined,
+      { onprogress: () => progressed() },
+    );
+    await working;
     process.kill(pid ?? 0, 'SIGKILL');
+    const cut = (await inFlight) as CallToolResult;
+    expect(cut.isError).toBe(true);
+    expect(textOf(cut)).toContain('is unavailable, restarting (attempt 1): the server process exited');
     await vi.waitFor(async () => {
       const answer = (await c.client.callTool({
         name: 'ev__echo',

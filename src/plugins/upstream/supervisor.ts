@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, type PluginHealth, describeThrown, errors } from '../../host/index.js';
 import {
   type ConnectionEvents,
@@ -134,8 +135,14 @@ export class UpstreamSupervisor {
     try {
       return await request(connection.client);
     } catch (error) {
+      if (this.#stopping.signal.aborted) throw error;
+      // The server went away with this request unanswered (its process exited): say so, and which restart is next.
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        this.#markLost(connection, connection.lost ?? this.#closedReason());
+        throw this.#unavailableError();
+      }
       const failure = connectionFailure(error);
-      if (failure === undefined || this.#stopping.signal.aborted) throw error;
+      if (failure === undefined) throw error;
       this.#drop(connection, failure, error);
       if (failure === 'unreachable') throw this.#unavailableError();
       this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
