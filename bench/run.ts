@@ -22,6 +22,7 @@ import {
   callComparison,
   callSide,
   describeMachine,
+  formatMachine,
   formatReport,
   listComparison,
   listSide,
@@ -157,7 +158,7 @@ async function upstreamOnly(): Promise<void> {
   const workspace = await createWorkspace();
   try {
     const upstreamProxy = await measureUpstream(workspace, settings);
-    console.log(`machine: ${JSON.stringify(describeMachine())}\n`);
+    console.log(`${formatMachine(describeMachine())}\n`);
     console.log(formatUpstreamReport(upstreamProxy));
     if (settings.cpuProfileDir)
       console.log(`\nCPU profiles (timings above are not representative): ${settings.cpuProfileDir}`);

@@ -189,6 +189,11 @@ export function table(header: readonly string[], rows: readonly (readonly string
 export const cpuCell = (value: number | undefined, digits: number) =>
   value === undefined ? 'n/a' : value.toFixed(digits);
 
+/** The one-line description of the machine the tables were measured on. */
+export function formatMachine(machine: BenchReport['machine']): string {
+  return `machine: ${machine.nproc} cpus (${machine.cpu}), node ${machine.node}, SDK ${machine.sdk}, rev ${machine.revision}`;
+}
+
 export function formatReport(report: BenchReport): string {
   const { calls, toolsList, settings, machine } = report;
   const callSides = [calls.raw, calls.foresight];
@@ -196,7 +201,7 @@ export function formatReport(report: BenchReport): string {
     `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
   const ratios = calls.roundRatios;
   return [
-    `machine: ${machine.nproc} cpus (${machine.cpu}), node ${machine.node}, SDK ${machine.sdk}, rev ${machine.revision}`,
+    formatMachine(machine),
     '',
     `tools/call echo over stdio: ${settings.rounds} rounds × ${settings.calls} sequential calls per side, ` +
       `A/B interleaved, order flipped each round, after ${settings.warmupCalls} warm-up calls per side`,
