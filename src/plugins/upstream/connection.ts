@@ -10,11 +10,13 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  ProgressNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type LoggingLevel,
+  type ProgressNotification,
   type Prompt,
   type Resource,
   type ResourceTemplate,
@@ -49,6 +51,11 @@ export interface ConnectionEvents {
    * tool call): the newest call still running, as MCP over stdio does not say which call a message is for.
    */
   callInProgress(): RequestContext | undefined;
+  /**
+   * `notifications/progress` of the server. Handled here rather than by the SDK's `onprogress`, which drops a
+   * last step that arrives together with the result (it handles the response first).
+   */
+  progress(params: ProgressNotification['params']): void;
   /** A log message of the server outside any call: it goes to Foresight's own log. */
   serverLog(level: LoggingLevel, data: unknown, logger?: string): void;
   /** What to answer the server's `roots/list` with: the configured roots, else the calling client's. */
@@ -153,18 +160,22 @@ export class UpstreamConnection {
 
   private listen(): void {
     const { client } = this;
-    const reread = (kind: CatalogKind) => async () => {
-      try {
-        const catalogs = await this.readCatalogs();
-        this.catalogs = catalogs;
-        this.events.catalogChanged(kind);
-      } catch {
-        // The next change, or a reconnect, reads it again; the last good catalog stays listed.
-      }
+    // One reading at a time, in the order of the notifications, so an older read never lands last.
+    let reading = Promise.resolve();
+    const reread = (kind: CatalogKind) => () => {
+      reading = reading.then(async () => {
+        try {
+          this.catalogs = await this.readCatalogs();
+          this.events.catalogChanged(kind);
+        } catch {
+          // The next change, or a reconnect, reads it again; the last good catalog stays listed.
+        }
+      });
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, reread('tools'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, reread('resources'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, reread('prompts'));
+    client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => this.events.progress(params));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       this.events.resourceUpdated(notification.params.uri);
     });

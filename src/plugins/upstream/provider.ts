@@ -27,6 +27,9 @@ export function createUpstreamProvider(
   const logger = ctx.logger.child({ upstream: describeTarget(target) });
   /** The agent's calls running now, oldest first: a server's sampling, elicitation or log goes to the newest. */
   const running: RequestContext[] = [];
+  /** Calls waiting for progress, by the token Foresight gave the server. */
+  const progressOf = new Map<string, RequestContext>();
+  let nextToken = 0;
   /** The server's URIs some client subscribed to: asked for again on every new connection. */
   const subscribed = new Set<string>();
   const canSubscribe = (client: Client) => client.getServerCapabilities()?.resources?.subscribe === true;
@@ -37,6 +40,9 @@ export function createUpstreamProvider(
       catalogChanged: (kind) => ctx.notifyListChanged(kind),
       resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
       callInProgress: () => running.at(-1),
+      progress: ({ progressToken, progress, total, message }) => {
+        void progressOf.get(String(progressToken))?.reportProgress(progress, total, message);
+      },
       serverLog: (level, data, name) => logger.debug({ level, data, logger: name }, 'upstream: log message'),
       connected: (client) => {
         for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
@@ -60,20 +66,22 @@ export function createUpstreamProvider(
     health: () => supervisor.health(),
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
+      const progressToken = `foresight-${(nextToken += 1)}`;
       running.push(rc);
+      progressOf.set(progressToken, rc);
       try {
         return await supervisor.request(
           (client) =>
-            client.callTool({ name, arguments: args }, undefined, {
-              ...UpstreamConnection.requestOptions(rc.signal),
-              onprogress: (progress) => {
-                void rc.reportProgress(progress.progress, progress.total, progress.message);
-              },
-            }) as Promise<CallToolResult>,
+            client.callTool(
+              { name, arguments: args, _meta: { progressToken } },
+              undefined,
+              UpstreamConnection.requestOptions(rc.signal),
+            ) as Promise<CallToolResult>,
           rc.signal,
         );
       } finally {
         running.splice(running.indexOf(rc), 1);
+        progressOf.delete(progressToken);
       }
     },
     resources: () => supervisor.catalogs().resources,
