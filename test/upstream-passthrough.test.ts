@@ -78,7 +78,12 @@ async function waitForTool(c: Connected, tool: string): Promise<void> {
 
 /** Foresight with server-everything over stdio under `ev`, reached by a client with `capabilities`. */
 async function mountStdio(
-  options: { capabilities?: ClientCapabilities; extra?: string[]; tool?: string } = {},
+  options: {
+    capabilities?: ClientCapabilities;
+    extra?: string[];
+    tool?: string;
+    prepare?: (client: Client) => void;
+  } = {},
 ): Promise<Mounted> {
   const wire = join(await tempDir(), 'wire');
   const records: Record<string, unknown>[] = [];
@@ -95,6 +100,7 @@ async function mountStdio(
   const c = await connect(
     { config, planner: { enabled: false }, logger: createMemoryLogger(records) },
     { capabilities: options.capabilities ?? {} },
+    options.prepare,
   );
   connected = c;
   await waitForTool(c, options.tool ?? 'ev__echo');
@@ -198,35 +204,43 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
     for (const log of logs) expect(log.data).toBe(SIMULATED[log.level]);
   });
 
-  it('roots: the server asks right after initialise, outside any call: Foresight answers none, and the server keeps that', async () => {
-    const asked: string[] = [];
-    const c = await mountStdio({ capabilities: { roots: {} }, tool: 'ev__get-roots-list' });
-    c.client.setRequestHandler(ListRootsRequestSchema, () => {
-      asked.push('roots/list');
-      return { roots: [{ uri: 'file:///agent/project', name: 'project' }] };
+  it('roots: the one agent’s roots reach the server outside a call too, and again when the agent says they changed', async () => {
+    let roots = [{ uri: 'file:///agent/project', name: 'project' }];
+    const c = await mountStdio({
+      capabilities: { roots: { listChanged: true } },
+      tool: 'ev__get-roots-list',
+      prepare: (client) => client.setRequestHandler(ListRootsRequestSchema, () => ({ roots })),
     });
-    // server-everything syncs roots 350 ms after initialise. With no call running, Foresight answers an empty
-    // list; the server's log message about it (with its logger name) goes to Foresight's own log.
+    // server-everything asks for roots after initialise, outside any call: with one agent connected, Foresight
+    // answers with that agent's roots. The server says so in a log message, which goes to Foresight's log.
     await vi.waitFor(
       () =>
         expect(c.records).toContainEqual(
           expect.objectContaining({
             msg: 'upstream: log message',
             logger: 'everything-server',
-            data: 'Roots updated: 0 root(s) received from client',
+            data: 'Roots updated: 1 root(s) received from client',
           }),
         ),
       POLL,
     );
     const listed = await c.client.callTool({ name: 'ev__get-roots-list', arguments: {} });
-    expect(textOf(listed)).toContain('The client supports roots but no roots are currently configured.');
-    // The server cached the empty answer: the agent's roots were never asked for.
-    expect(asked).toEqual([]);
-    // On the wire: the server asked once, and got no roots.
-    const [ask, ...more] = (await recorded(c.wire, 'out')).filter((m) => m.method === 'roots/list');
-    expect(more).toEqual([]);
-    const answers = (await recorded(c.wire, 'in')).filter((m) => m.id === ask?.id && m.method === undefined);
-    expect(answers.map((m) => m.result)).toEqual([{ roots: [] }]);
+    expect(textOf(listed)).toContain('file:///agent/project');
+
+    // The agent's roots change: Foresight tells the server, which asks again and sees the new ones.
+    roots = [{ uri: 'file:///agent/other', name: 'other' }];
+    await c.client.sendRootsListChanged();
+    await vi.waitFor(async () => {
+      const again = await c.client.callTool({ name: 'ev__get-roots-list', arguments: {} });
+      expect(textOf(again)).toContain('file:///agent/other');
+    }, POLL);
+    // On the wire: the server asked outside a call and got the agent's roots, then asked again and got the new ones.
+    const asks = (await recorded(c.wire, 'out')).filter((m) => m.method === 'roots/list');
+    const answers = (await recorded(c.wire, 'in'))
+      .filter((m) => m.method === undefined && asks.some((ask) => ask.id === m.id))
+      .map((m) => JSON.stringify(m.result));
+    expect(answers.some((answer) => answer.includes('file:///agent/project'))).toBe(true);
+    expect(answers.at(-1)).toContain('file:///agent/other');
   });
 
   it('roots: with `roots = [dir]` in the upstream table the server gets that directory as a file URI', async () => {

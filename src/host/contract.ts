@@ -14,6 +14,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  Root,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
@@ -46,6 +47,13 @@ export interface PluginContext {
   notifyListChanged(kind: CatalogKind): void;
   /** `uri` is the plugin's local URI (as it appears in its own resources). */
   notifyResourceUpdated(uri: string): void;
+  /**
+   * Outside a call: the roots of the agent's client when exactly one connected client declares roots (over
+   * stdio, or a single HTTP session), else undefined. During a call, use `RequestContext.listRoots`.
+   */
+  clientRoots?(): Promise<Root[] | undefined>;
+  /** Called when a client's roots change, or a client with roots connects or leaves. Returns the unsubscribe. */
+  onRootsChanged?(listener: () => void): () => void;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, CompletionRequest, Logger, PluginContext, PluginHealth } from './contract.js';
 import { readCatalog, readCatalogPart } from './catalog.js';
+import { ClientRoots } from './client-roots.js';
 import { capCompletion } from './completion.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
 import { innerMessage, invokePlugin } from './invoke.js';
@@ -79,7 +80,12 @@ export class PluginHost {
     resourceUpdated: new Set(),
   };
 
-  constructor(private readonly options: PluginHostOptions) {}
+  /** The connected clients' roots, for plugins outside a call. */
+  readonly roots: ClientRoots;
+
+  constructor(private readonly options: PluginHostOptions) {
+    this.roots = new ClientRoots(options.logger);
+  }
 
   get logger(): Logger {
     return this.options.logger;
@@ -156,6 +162,8 @@ export class PluginHost {
       shutdown: this.shutdownSignal,
       notifyListChanged: (kind) => this.refreshCatalog(mount, kind),
       notifyResourceUpdated: (uri) => this.emit('resourceUpdated', publishUri(mount.scheme, uri)),
+      clientRoots: () => this.roots.current(),
+      onRootsChanged: (listener) => this.roots.onChanged(listener),
     };
     const target = `plugin ${mount.label}`;
     try {

@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   LoggingLevelSchema,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -209,6 +210,13 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
       if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
     }),
   ];
+
+  // A client with roots becomes a source the plugins can ask outside a call; its list_changed reaches them.
+  server.oninitialized = () => {
+    if (disposed || !server.getClientCapabilities()?.roots) return;
+    detach.push(host.roots.addSource(async () => (await server.listRoots()).roots));
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => host.roots.changed());
 
   let disposed = false;
   return {

@@ -34,14 +34,17 @@ export function createMemoryLogger(
   };
 }
 
+/** `prepare` sets up the client before it connects (handlers the server may call at once, such as roots). */
 export async function connect(
   options: CreateHostOptions,
   clientOptions: ClientOptions = { capabilities: {} },
+  prepare?: (client: Client) => void,
 ): Promise<Connected> {
   const host = createHost({ logger: createMemoryLogger(), ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await host.connect(serverSide);
   const client = new Client({ name: 'test-client', version: '1.0.0' }, clientOptions);
+  prepare?.(client);
   await client.connect(clientSide);
   return {
     host,

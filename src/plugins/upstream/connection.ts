@@ -60,6 +60,8 @@ export interface ConnectionEvents {
   serverLog(level: LoggingLevel, data: unknown, logger?: string): void;
   /** What to answer the server's `roots/list` with: the configured roots, else the calling client's. */
   roots?: Root[];
+  /** Outside a call: the roots of the one agent connected, if there is exactly one. */
+  clientRoots(): Promise<Root[] | undefined>;
 }
 
 /** Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing. */
@@ -139,7 +141,7 @@ export class UpstreamConnection {
     // a client without them gets E_CAPABILITY_MISSING from the host, as an error of that request.
     const client = new Client(
       { name: 'foresight', version: '0.1.0' },
-      { capabilities: { sampling: {}, elicitation: {}, roots: {} } },
+      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
     );
     const connection = new UpstreamConnection(client, events);
     try {
@@ -192,9 +194,9 @@ export class UpstreamConnection {
     client.setRequestHandler(ListRootsRequestSchema, async () => {
       if (this.events.roots) return { roots: this.events.roots };
       const call = this.events.callInProgress();
-      // Outside a call there is no one client to ask (over HTTP, many share this server): no roots, so a
-      // server such as server-filesystem keeps the directories it was started with.
-      if (call === undefined) return { roots: [] };
+      // Outside a call: the one agent's roots; with none or several agents (over HTTP many share this
+      // server), no roots, so a server such as server-filesystem keeps the directories it was started with.
+      if (call === undefined) return { roots: (await this.events.clientRoots()) ?? [] };
       if (call.listRoots === undefined)
         throw new McpError(ErrorCode.InvalidRequest, 'the client has no roots');
       return call.listRoots();

@@ -52,11 +52,20 @@ export function createUpstreamProvider(
             logger.warn({ uri, err: describeThrown(error) }, 'upstream: could not subscribe again');
           });
       },
+      clientRoots: async () => (await ctx.clientRoots?.()) ?? undefined,
       ...(options.roots ? { roots: options.roots } : {}),
     },
     options.backoff ?? DEFAULT_BACKOFF,
   );
   ctx.shutdown.addEventListener('abort', () => void supervisor.stop(), { once: true });
+  // The server asks again when told the roots changed (configured roots never change).
+  if (!options.roots)
+    ctx.onRootsChanged?.(() => {
+      supervisor
+        .current()
+        ?.client.sendRootsListChanged()
+        .catch(() => {});
+    });
 
   return {
     // The server answers in the background: the host serves the other plugins meanwhile, and this

@@ -101,6 +101,11 @@ export class UpstreamSupervisor {
     if (current.kind === 'connected') await current.connection.close();
   }
 
+  /** The live connection, if connected. */
+  current(): UpstreamConnection | undefined {
+    return this.#state.kind === 'connected' ? this.#state.connection : undefined;
+  }
+
   /** The server's catalogs now, or the last good ones while it is down. */
   catalogs(): UpstreamCatalogs {
     const state = this.#state;
