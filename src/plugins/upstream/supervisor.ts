@@ -136,7 +136,9 @@ export class UpstreamSupervisor {
    * request retried once; a server found unreachable is restarted, and the request fails as unavailable.
    */
   async request<T>(request: (client: Client) => Promise<T>, signal: AbortSignal): Promise<T> {
-    const connection = await this.#live(signal);
+    const state = this.#state;
+    // Connected is the common case: no wait, so no extra promise on every call.
+    const connection = state.kind === 'connected' ? state.connection : await this.#live(signal);
     try {
       return await request(connection.client);
     } catch (error) {
