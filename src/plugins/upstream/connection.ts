@@ -1,4 +1,5 @@
 // One connection to an upstream MCP server: the SDK client, the transport, and the server's catalogs as last read.
+import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -67,9 +68,20 @@ export interface ConnectionEvents {
 /** Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing. */
 const MAX_PAGES = 100;
 
+/**
+ * fetch, after lifting the listener cap of the request's signal. The SDK passes one long-lived signal to every
+ * request of a session, and undici leaves an abort listener on it per request until that request is garbage
+ * collected: without this, Node warns about a listener leak on every call once a session has made ~1500.
+ */
+const fetchWithoutListenerCap: typeof fetch = (input, init) => {
+  if (init?.signal) setMaxListeners(0, init.signal);
+  return fetch(input, init);
+};
+
 function transportFor(target: UpstreamTarget, logger: Logger): Transport {
   if (target.kind === 'http') {
     return new StreamableHTTPClientTransport(target.url, {
+      fetch: fetchWithoutListenerCap,
       ...(target.token ? { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } } : {}),
     });
   }
