@@ -359,6 +359,21 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
     expect(errors).toEqual([]);
   });
 
+  it('shutdown: Foresight closes the server without cancelling requests it answered long ago', async () => {
+    const c = await mountStdio();
+    expect(textOf(await c.client.callTool({ name: 'ev__echo', arguments: { message: 'x' } }))).toBe(
+      'Echo: x',
+    );
+    await c.close();
+    connected = undefined;
+    // Everything the server read: initialize, the catalog reads, the call, and no cancellation of any of them.
+    const read = await recorded(c.wire, 'in');
+    expect(read.map((m) => m.method)).toEqual(
+      expect.arrayContaining(['initialize', 'tools/list', 'tools/call']),
+    );
+    expect(read.filter((m) => m.method === 'notifications/cancelled')).toEqual([]);
+  });
+
   it('structured content: the result keeps structuredContent; outputSchema and annotations are listed as the server lists them', async () => {
     const c = await mountStdio({ tool: 'ev__get-structured-content' });
     const result = (await c.client.callTool({

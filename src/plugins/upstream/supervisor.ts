@@ -225,10 +225,14 @@ export class UpstreamSupervisor {
       const renewing = this.#renewing;
       if (this.#state.kind !== 'restarting') this.#setState({ kind: 'connecting', restart: 0 });
       let connection: UpstreamConnection;
+      // A signal for this attempt, linked to stopping only while it connects: the SDK keeps its abort
+      // listeners on the signals it is given, and would send the server cancellations for long-answered
+      // requests (initialize, the catalog reads) if shutdown aborted it later.
+      const attempt = new AbortController();
+      const stopAttempt = () => attempt.abort(stopping.reason);
+      stopping.addEventListener('abort', stopAttempt, { once: true });
       try {
-        // A signal per attempt: the SDK leaves its abort listeners on the signal it is given.
-        const attempt = AbortSignal.any([stopping]);
-        connection = await UpstreamConnection.open(this.#target, this.#logger, this.#events, attempt);
+        connection = await UpstreamConnection.open(this.#target, this.#logger, this.#events, attempt.signal);
       } catch (error) {
         if (stopping.aborted) return;
         this.#renewing = false;
@@ -236,6 +240,8 @@ export class UpstreamSupervisor {
         this.#setState({ kind: 'restarting', restart: this.#failures, error: describeThrown(error) });
         await this.#waitToRestart('upstream: could not connect');
         continue;
+      } finally {
+        stopping.removeEventListener('abort', stopAttempt);
       }
       if (stopping.aborted) {
         await connection.close();
