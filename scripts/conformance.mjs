@@ -44,7 +44,7 @@ function runSuite(url, title) {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'foresight-conformance-'));
-let code = 1;
+let code;
 try {
   const direct = await serve(`${root}test/fixtures/conformance.toml`);
   const viaUpstream = join(dir, 'via-upstream.toml');
