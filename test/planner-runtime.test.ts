@@ -1,7 +1,6 @@
 // The planner at run time, through a real MCP client: serving from the cache and joining calls in flight,
 // caps, invalidation, session scoping, notifications, and no speculative traffic when it is off.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   LoggingMessageNotificationSchema,
   ProgressNotificationSchema,
@@ -14,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig, type PlannerConfig } from '../src/config/index.js';
 import type { ToolValueModel } from '../src/enrich/index.js';
 import { PLANNER_STATS_URI, PREFETCH_META_KEY } from '../src/planner/index.js';
-import { type Connected, connect, createMemoryLogger } from './support/in-memory.js';
+import { type Connected, connect, connectClient, createMemoryLogger } from './support/in-memory.js';
 import { type RecordsPlugin, type RecordsPluginOptions, recordsPlugin } from './support/records-plugin.js';
 
 const READ: ToolValueModel = {
@@ -349,10 +348,7 @@ describe('planner: invalidation', () => {
 
 describe('planner: sessions', () => {
   async function secondClient(c: Connected): Promise<Client> {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await c.host.connect(serverSide);
-    const client = new Client({ name: 'second', version: '1.0.0' }, { capabilities: {} });
-    await client.connect(clientSide);
+    const client = await connectClient(c.host);
     extraClients.push(client);
     return client;
   }

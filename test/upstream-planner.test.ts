@@ -1,8 +1,7 @@
 // The planner over an upstream server: the real server-filesystem mounted over stdio on a temp dir, a
 // config link fs__search_files → fs__read_text_file through the generic projection (`content | lines`),
 // and side-effect classes taken from the server's MCP annotations, all seen by a real MCP client.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -16,7 +15,7 @@ import {
   type PlannerSnapshot,
   mayRunAhead,
 } from '../src/planner/index.js';
-import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
+import { type Connected, connect, connectClient, createMemoryLogger, textOf } from './support/in-memory.js';
 
 const require = createRequire(import.meta.url);
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -116,10 +115,7 @@ function dispatchedTools(logs: Record<string, unknown>[]): unknown[] {
 }
 
 async function secondClient(c: Connected): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await c.host.connect(serverSide);
-  const client = new Client({ name: 'second', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(clientSide);
+  const client = await connectClient(c.host);
   extraClients.push(client);
   return client;
 }

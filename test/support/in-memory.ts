@@ -41,11 +41,7 @@ export async function connect(
   prepare?: (client: Client) => void,
 ): Promise<Connected> {
   const host = createHost({ logger: createMemoryLogger(), ...options });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await host.connect(serverSide);
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, clientOptions);
-  prepare?.(client);
-  await client.connect(clientSide);
+  const client = await connectClient(host, clientOptions, prepare);
   return {
     host,
     client,
@@ -54,6 +50,20 @@ export async function connect(
       await host.close();
     },
   };
+}
+
+/** Another session on `host`: a real SDK client over its own in-memory transport pair. The caller closes it. */
+export async function connectClient(
+  host: ForesightHost,
+  clientOptions: ClientOptions = { capabilities: {} },
+  prepare?: (client: Client) => void,
+): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await host.connect(serverSide);
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, clientOptions);
+  prepare?.(client);
+  await client.connect(clientSide);
+  return client;
 }
 
 /** The text blocks of a tool result, joined; accepts the SDK's wide callTool return type. */
