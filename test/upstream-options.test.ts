@@ -20,7 +20,12 @@ describe('upstream options', () => {
       ': give either command (stdio) or url (Streamable HTTP), not both',
     ]);
     expect(problems({ command: ['x'], token_env: 'T' })).toEqual(['token_env: token_env goes with url']);
-    expect(problems({ url: 'http://h/mcp', env: { A: '1' } })).toEqual(['env: env and cwd go with command']);
+    expect(problems({ url: 'http://h/mcp', env: { A: '1' } })).toEqual([
+      'env: env, secret_env and cwd go with command',
+    ]);
+    expect(problems({ url: 'http://h/mcp', secret_env: { A: 'B' } })).toEqual([
+      'secret_env: env, secret_env and cwd go with command',
+    ]);
     expect(problems({ command: [] })).toEqual(['command: expected at least the program']);
     expect(problems({ url: 'ftp://h/mcp' })).toEqual([
       'url: expected an http(s) URL such as http://127.0.0.1:3001/mcp',
@@ -36,5 +41,14 @@ describe('upstream options', () => {
     expect(target).toMatchObject({ kind: 'http', token: 's3cret', tokenEnv: 'REMOTE_MCP_TOKEN' });
     expect(describeTarget(target)).toBe('https://mcp.example.com/mcp');
     expect(describeTarget(upstreamTarget({ command: ['npx', '-y', 'pkg', '.'] }))).toBe('npx -y pkg .');
+  });
+
+  it('gives the spawned command its secrets from the variables named, next to its plain env', () => {
+    const target = upstreamTarget(
+      { command: ['srv'], env: { MODE: 'fast' }, secret_env: { API_KEY: 'MY_API_KEY' } },
+      { MY_API_KEY: 'k-123456' },
+    );
+    expect(target).toMatchObject({ kind: 'stdio', env: { MODE: 'fast', API_KEY: 'k-123456' } });
+    expect(describeTarget(target)).toBe('srv');
   });
 });

@@ -257,6 +257,37 @@ describe('upstream over stdio: when the server dies', () => {
   });
 });
 
+describe('upstream over stdio: secrets for the spawned server', () => {
+  const VARIABLE = 'FORESIGHT_TEST_UPSTREAM_SECRET';
+  const table = [
+    '[plugins.ev]',
+    'use = "upstream"',
+    `command = ["node", ${JSON.stringify(EVERYTHING)}]`,
+    `secret_env = { PASSED_SECRET = "${VARIABLE}" }`,
+  ].join('\n');
+  afterEach(() => {
+    delete process.env[VARIABLE];
+  });
+
+  it('passes the value of the variable named to the server, and never shows it to the agent', async () => {
+    process.env[VARIABLE] = 'up-secret-7f3a9c';
+    const c = await mount(table);
+    await toolNames(c, 'ev__get-env');
+    // server-everything's get-env answers with its whole environment.
+    const env = textOf(await c.client.callTool({ name: 'ev__get-env', arguments: {} }));
+    expect(env).toContain('"PASSED_SECRET": "[redacted]"');
+    expect(env).not.toContain('up-secret-7f3a9c');
+    // Only the safe default set and what the table names: not Foresight's own variables.
+    expect(env).not.toContain(VARIABLE);
+  });
+
+  it('refuses to start when the variable is not set, naming the key and the variable', () => {
+    expect(() => parseConfig(table, '/proj/foresight.toml', '/proj')).toThrow(
+      new RegExp(`${VARIABLE}.*plugins\\.ev\\.secret_env\\.PASSED_SECRET in /proj/foresight\\.toml:4`),
+    );
+  });
+});
+
 describe('upstream over stdio: server-filesystem on a temp dir', () => {
   it('reads a file of the mounted directory through its own tool', async () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), 'foresight-upstream-')));

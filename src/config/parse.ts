@@ -68,7 +68,8 @@ function checkAuthToken(
 }
 
 /**
- * A plugin option ending in `_env` names a secret (`token_env = "GITHUB_TOKEN"`). Reading each one here
+ * A plugin option ending in `_env` names a secret (`token_env = "GITHUB_TOKEN"`), or a table of them
+ * (`secret_env = { API_KEY = "MY_API_KEY" }`, the values being variable names). Reading each one here
  * fails start-up on an unset variable, naming it, and registers the value for redaction whichever plugin
  * later reads it; the option itself still reaches the plugin as the variable's name.
  */
@@ -80,10 +81,18 @@ function checkPluginSecrets(
 ): void {
   for (const entry of config.plugins) {
     if (!entry.enabled) continue;
-    for (const [key, variable] of Object.entries(entry.options)) {
-      if (!key.endsWith('_env') || typeof variable !== 'string') continue;
-      const line = lineOfKeyPath(keyLines, ['plugins', entry.name, key]);
-      readSecret(variable, `plugins.${entry.name}.${key} in ${fileName}${line ? `:${line}` : ''}`, env);
+    for (const [key, value] of Object.entries(entry.options)) {
+      if (!key.endsWith('_env')) continue;
+      const named: [string[], unknown][] =
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? Object.entries(value).map(([inner, variable]) => [[key, inner], variable])
+          : [[[key], value]];
+      for (const [path, variable] of named) {
+        if (typeof variable !== 'string') continue;
+        const line = lineOfKeyPath(keyLines, ['plugins', entry.name, ...path]);
+        const where = `plugins.${entry.name}.${path.join('.')} in ${fileName}${line ? `:${line}` : ''}`;
+        readSecret(variable, where, env);
+      }
     }
   }
 }

@@ -13,6 +13,11 @@ export const UpstreamOptionsSchema = z
       .optional(),
     /** Extra environment variables of the spawned command (on top of a minimal safe set). */
     env: z.record(z.string(), z.string()).optional(),
+    /**
+     * Secrets for the spawned command: its variable → the variable of Foresight's environment holding the
+     * value (`{ GITHUB_PERSONAL_ACCESS_TOKEN = "GITHUB_TOKEN" }`), so the value never sits in the file.
+     */
+    secret_env: z.record(z.string(), z.string().min(1)).optional(),
     /** Working directory of the spawned command; default the current one. */
     cwd: z.string().min(1).optional(),
     /** A Streamable HTTP endpoint, e.g. http://127.0.0.1:3001/mcp. */
@@ -39,11 +44,12 @@ export const UpstreamOptionsSchema = z
       });
     if (options.url === undefined && options.token_env !== undefined)
       ctx.addIssue({ code: 'custom', path: ['token_env'], message: 'token_env goes with url' });
-    if (options.command === undefined && (options.env !== undefined || options.cwd !== undefined))
+    const commandOnly = (['env', 'secret_env', 'cwd'] as const).find((key) => options[key] !== undefined);
+    if (options.command === undefined && commandOnly !== undefined)
       ctx.addIssue({
         code: 'custom',
-        path: [options.env ? 'env' : 'cwd'],
-        message: 'env and cwd go with command',
+        path: [commandOnly],
+        message: 'env, secret_env and cwd go with command',
       });
   });
 export type UpstreamOptions = z.output<typeof UpstreamOptionsSchema>;
@@ -77,11 +83,17 @@ export function upstreamTarget(
 ): UpstreamTarget {
   if (options.command) {
     const [command = '', ...args] = options.command;
+    // The config check has made sure each named variable is set (and registered its value for redaction).
+    const secrets = Object.entries(options.secret_env ?? {}).flatMap(([name, variable]) => {
+      const value = env[variable];
+      return value === undefined ? [] : [[name, value] as const];
+    });
+    const childEnv = { ...options.env, ...Object.fromEntries(secrets) };
     return {
       kind: 'stdio',
       command,
       args,
-      ...(options.env ? { env: options.env } : {}),
+      ...(Object.keys(childEnv).length > 0 ? { env: childEnv } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
     };
   }

@@ -1,7 +1,6 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Root } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -52,7 +51,7 @@ export function createUpstreamProvider(
             logger.warn({ uri, err: describeThrown(error) }, 'upstream: could not subscribe again');
           });
       },
-      clientRoots: async () => (await ctx.clientRoots?.()) ?? undefined,
+      clientRoots: () => ctx.clientRoots?.() ?? Promise.resolve(undefined),
       ...(options.roots ? { roots: options.roots } : {}),
     },
     options.backoff ?? DEFAULT_BACKOFF,
