@@ -17,6 +17,8 @@ import {
   runCli,
 } from './support/cli.js';
 import { EVERYTHING } from './support/everything-http.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 afterEach(async () => {
   await killAll();
@@ -82,6 +84,33 @@ describe('foresight tools and check with upstream servers', () => {
       /^fail\s+gone \(upstream\), prefix "gone", 0 tools \(unavailable, restarting \(attempt 1\): .*ENOENT.*; listing its last good catalog \(0 tools\)\)$/m,
     );
     expect(run.stderr).toContain('1 plugin not available');
+  });
+});
+
+describe('when the agent closes Foresight', () => {
+  it('ends a server that never answered before Foresight exits, so none is left once it has', async () => {
+    const marker = `hung-${randomUUID()}`;
+    const cwd = await makeWorkspace();
+    const config = path.join(cwd, 'foresight.toml');
+    const hang = `setInterval(() => {}, 1e9) /* ${marker} */`;
+    await writeFile(
+      config,
+      ['[plugins.hung]', 'use = "upstream"', `command = ["node", "-e", ${JSON.stringify(hang)}]`].join('\n'),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_PATH, 'serve', '--config', config],
+      cwd,
+      stderr: 'pipe',
+    });
+    const agent = new Client({ name: 'agent', version: '1.0.0' });
+    await agent.connect(transport);
+    await vi.waitFor(() => expect(processesWith(marker)).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    const foresightPid = transport.pid ?? 0;
+    // Closing ends Foresight's stdin and resolves once its process has exited.
+    await agent.close();
+    expect(isRunning(foresightPid)).toBe(false);
+    expect(processesWith(marker)).toEqual([]);
   });
 });
 

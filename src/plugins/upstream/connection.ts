@@ -1,7 +1,7 @@
 // One connection to an upstream MCP server: the SDK client, the transport, and the server's catalogs as last read.
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -26,6 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, Logger, RequestContext } from '../../host/index.js';
 import type { UpstreamTarget } from './options.js';
+import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
 
 /** What the server offered when last asked; empty lists for what it does not serve. */
 export interface UpstreamCatalogs {
@@ -85,7 +86,7 @@ function transportFor(target: UpstreamTarget, logger: Logger): Transport {
       ...(target.token ? { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } } : {}),
     });
   }
-  const transport = new StdioClientTransport({
+  const transport = new SpawnedStdioTransport({
     command: target.command,
     args: target.args,
     // The SDK's safe default set (PATH, HOME, …), not Foresight's whole environment with its secrets.
@@ -156,12 +157,16 @@ export class UpstreamConnection {
       { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
     );
     const connection = new UpstreamConnection(client, events);
+    const transport = transportFor(target, logger);
     try {
-      await client.connect(transportFor(target, logger), { signal });
+      await client.connect(transport, { signal });
       connection.catalogs = await connection.readCatalogs(signal);
     } catch (error) {
-      // A spawned server that started but did not answer (or was cut off by shutdown) must not linger.
+      // A spawned server that started but did not answer (or was cut off by shutdown) must not linger: the
+      // SDK's own close on a failed connect does not wait for it, and Foresight may exit right after.
       await client.close().catch(() => {});
+      if (transport instanceof SpawnedStdioTransport && transport.spawnedPid !== undefined)
+        await endProcess(transport.spawnedPid);
       throw error;
     }
     connection.listen();
