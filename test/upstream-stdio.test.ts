@@ -3,6 +3,7 @@
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ResourceListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync } from 'node:child_process';
@@ -254,6 +255,30 @@ describe('upstream over stdio: when the server dies', () => {
     await c.close();
     connected = undefined;
     await vi.waitFor(() => expect(childrenRunning(EVERYTHING)).toEqual([]));
+  });
+});
+
+describe('upstream over stdio: catalog changes', () => {
+  it('passes the server’s list_changed on, with the new catalog listed under the prefix', async () => {
+    const c = await mount(
+      ['[plugins.ev]', 'use = "upstream"', `command = ["node", ${JSON.stringify(EVERYTHING)}]`].join('\n'),
+    );
+    await toolNames(c, 'ev__gzip-file-as-resource');
+    let changed = 0;
+    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    const before = (await c.client.listResources()).resources.map((r) => r.uri);
+    // The tool registers a new resource of the session, and the server says its resource list changed.
+    await c.client.callTool({
+      name: 'ev__gzip-file-as-resource',
+      arguments: { name: 'hello.txt.gz', data: 'data:text/plain;base64,aGVsbG8gd29ybGQ=' },
+    });
+    await vi.waitFor(() => expect(changed).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
+    const after = (await c.client.listResources()).resources.map((r) => r.uri);
+    const added = after.filter((uri) => !before.includes(uri));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/^ev:\/\/.*hello\.txt\.gz$/);
   });
 });
 
