@@ -16,6 +16,7 @@ import {
   removeWorkspaces,
   runCli,
 } from './support/cli.js';
+import { isRunning } from '../src/plugins/upstream/stdio-process.js';
 import { EVERYTHING } from './support/everything-http.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -31,15 +32,6 @@ function processesWith(marker: string): number[] {
     .split('\n')
     .filter((line) => line.includes(marker) && !line.includes('ps -e'))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A config mounting server-everything over stdio; `marker` rides along as an argument the server ignores. */

@@ -15,7 +15,8 @@ export class SpawnedStdioTransport extends StdioClientTransport {
   }
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
