@@ -1,7 +1,14 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ToolCategory } from '../enrich/index.js';
-import type { CatalogKind, Logger, PluginContext, PluginProvider, RequestContext } from './contract.js';
+import type {
+  CatalogKind,
+  Logger,
+  PluginContext,
+  PluginHealth,
+  PluginProvider,
+  RequestContext,
+} from './contract.js';
 import { readCatalog } from './catalog.js';
 import { describeThrown, errors } from './errors.js';
 import { installIsolationHandlers, runInPluginScope } from './isolation.js';
@@ -10,6 +17,7 @@ import { CallContext } from './request-context.js';
 import {
   type ClientRequestKind,
   type HostMessage,
+  RELAYED_PROVIDER_MEMBERS,
   type WorkerData,
   type WorkerMessage,
   deserializeError,
@@ -19,6 +27,8 @@ import {
 const port = parentPort;
 if (!port) throw new Error('worker-entry.js runs only as a worker thread');
 const data = workerData as WorkerData;
+/** How often the worker asks its plugin's `health()`; only a change crosses to the host. */
+const HEALTH_POLL_MS = 250;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
 function createPortLogger(bindings: Record<string, unknown>): Logger {
@@ -50,12 +60,17 @@ const clientRequests = new Map<number, { resolve(value: unknown): void; reject(e
 let nextRequestId = 1;
 let provider: PluginProvider | undefined;
 
-function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Promise<never> {
+/** Posts a request to the host and settles with its `reply`. */
+function hostRequest(message: (requestId: number) => WorkerMessage): Promise<never> {
   const requestId = nextRequestId++;
   return new Promise((resolve, reject) => {
     clientRequests.set(requestId, { resolve: resolve as (v: unknown) => void, reject });
-    post({ type: 'clientRequest', id, requestId, kind, params });
+    post(message(requestId));
   });
+}
+
+function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Promise<never> {
+  return hostRequest((requestId) => ({ type: 'clientRequest', id, requestId, kind, params }));
 }
 
 function contextFor(id: number, method: string): CallContext {
@@ -88,6 +103,11 @@ async function dispatch(
     case 'readResource':
       if (!p.readResource) throw errors.resourceNotFound(String(args[0]));
       return p.readResource(args[0] as string, ctx);
+    // The proxy defines these only when the plugin has them; a rebuilt plugin without them makes a no-op.
+    case 'subscribe':
+      return p.subscribe?.(args[0] as string, ctx);
+    case 'unsubscribe':
+      return p.unsubscribe?.(args[0] as string, ctx);
     case 'getPrompt':
       if (!p.getPrompt) throw errors.promptNotFound(String(args[0]));
       return p.getPrompt(args[0] as string, args[1] as Record<string, string> | undefined, ctx);
@@ -113,6 +133,8 @@ function runCall(id: number, method: string, args: unknown[]): void {
     settled = true;
     calls.delete(id);
     ctx.finish();
+    // Before the answer, so a call that changed the plugin's health is seen changed when it returns.
+    checkHealth();
     post(message);
   };
   const scope = {
@@ -127,6 +149,39 @@ function runCall(id: number, method: string, args: unknown[]): void {
     (value) => finish({ type: 'result', id, value: value ?? null }),
     (error: unknown) => finish({ type: 'error', id, error: serializeError(error) }),
   );
+}
+
+/** The provider's health as plain data; a `health()` that throws says the plugin is down. */
+function readHealth(p: PluginProvider): PluginHealth | undefined {
+  if (!p.health) return undefined;
+  try {
+    const { state, detail } = p.health();
+    return detail === undefined ? { state } : { state, detail };
+  } catch (error) {
+    return { state: 'down', detail: `health() failed: ${describeThrown(error)}` };
+  }
+}
+
+let lastHealth: string | undefined;
+/** Tells the host the plugin's health when it differs from what the host was last told. */
+function checkHealth(): void {
+  const health = provider && readHealth(provider);
+  if (!health) return;
+  const key = JSON.stringify(health);
+  if (key === lastHealth) return;
+  lastHealth = key;
+  post({ type: 'health', health });
+}
+
+const rootsListeners = new Set<() => void>();
+function rootsChanged(): void {
+  for (const listener of rootsListeners) {
+    try {
+      listener();
+    } catch (error) {
+      logger.error({ err: describeThrown(error) }, 'roots listener failed');
+    }
+  }
 }
 
 function catalogNotifier(kind: CatalogKind): void {
@@ -148,6 +203,9 @@ port.on('message', (message: HostMessage) => {
       else waiting?.resolve(message.value);
       return;
     }
+    case 'rootsChanged':
+      rootsChanged();
+      return;
     case 'shutdownSignal':
       shutdown.abort(errors.shuttingDown(`plugin "${data.name}"`));
       return;
@@ -173,6 +231,17 @@ const context: PluginContext = {
   notifyListChanged: catalogNotifier,
   notifyResourceUpdated: (uri) => post({ type: 'resourceUpdated', uri }),
 };
+// Offered only when the host's own context has them; the host answers from its real context.
+if (data.contextMembers.includes('clientRoots'))
+  context.clientRoots = () => hostRequest((requestId) => ({ type: 'clientRoots', requestId }));
+if (data.contextMembers.includes('onRootsChanged')) {
+  context.onRootsChanged = (listener) => {
+    rootsListeners.add(listener);
+    return () => {
+      rootsListeners.delete(listener);
+    };
+  };
+}
 
 try {
   const plugin = await loadPluginModule(data.module, `"${data.name}"`);
@@ -180,11 +249,16 @@ try {
     Promise.resolve().then(() => plugin.build(context)),
   );
   provider = built;
+  const health = readHealth(built);
+  lastHealth = health && JSON.stringify(health);
   post({
     type: 'ready',
     catalog: readCatalog(built, data.name),
     enricherCategories: enricherCategories(built),
+    members: RELAYED_PROVIDER_MEMBERS.filter((member) => typeof built[member] === 'function'),
+    ...(health ? { health } : {}),
   });
+  if (built.health) setInterval(checkHealth, HEALTH_POLL_MS).unref();
 } catch (error) {
   post({ type: 'buildFailed', error: serializeError(error) });
 }

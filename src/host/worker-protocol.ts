@@ -1,16 +1,27 @@
 // Messages between the host and a plugin running in a worker thread, and how errors cross that line.
 import type { ToolCategory } from '../enrich/index.js';
-import type { CatalogKind } from './contract.js';
+import type { CatalogKind, PluginHealth } from './contract.js';
 import { ForesightError, type ErrorKind, describeThrown, isForesightError } from './errors.js';
 import type { Catalog } from './mount.js';
 
-export type WorkerMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
+export type WorkerMethod =
+  'callTool' | 'readResource' | 'subscribe' | 'unsubscribe' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
 export type ClientRequestKind = 'createMessage' | 'elicit' | 'listRoots';
+/** Optional provider members the proxy defines only when the plugin in the worker has them. */
+export type RelayedProviderMember = 'subscribe' | 'unsubscribe' | 'health';
+export const RELAYED_PROVIDER_MEMBERS: readonly RelayedProviderMember[] = [
+  'subscribe',
+  'unsubscribe',
+  'health',
+];
+/** Optional context members the worker's context offers only when the host's context has them. */
+export type RelayedContextMember = 'clientRoots' | 'onRootsChanged';
 
 export interface WorkerData {
   module: string;
   name: string;
   config: unknown;
+  contextMembers: RelayedContextMember[];
 }
 
 export interface SerializedError {
@@ -24,12 +35,23 @@ export type HostMessage =
   | { type: 'call'; id: number; method: WorkerMethod; args: unknown[] }
   | { type: 'abort'; id: number; reason: SerializedError }
   | { type: 'reply'; requestId: number; value?: unknown; error?: SerializedError }
+  /** The host context's `onRootsChanged` fired. */
+  | { type: 'rootsChanged' }
   | { type: 'shutdownSignal' };
 
 /** Worker → host. */
 export type WorkerMessage =
-  /** `enricherCategories`: what each of the plugin's enrichers serves (functions cannot cross threads). */
-  | { type: 'ready'; catalog: Catalog; enricherCategories: ToolCategory[][] }
+  /**
+   * `enricherCategories`: what each of the plugin's enrichers serves (functions cannot cross threads);
+   * `members`: which optional relayed members the provider has; `health`: its first, when it has `health()`.
+   */
+  | {
+      type: 'ready';
+      catalog: Catalog;
+      enricherCategories: ToolCategory[][];
+      members: RelayedProviderMember[];
+      health?: PluginHealth;
+    }
   | { type: 'buildFailed'; error: SerializedError }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: SerializedError }
@@ -38,6 +60,10 @@ export type WorkerMessage =
   | { type: 'clientRequest'; id: number; requestId: number; kind: ClientRequestKind; params: unknown }
   | { type: 'catalog'; kind: CatalogKind; catalog: Catalog }
   | { type: 'resourceUpdated'; uri: string }
+  /** The provider's `health()` changed (polled in the worker, and checked after each call). */
+  | { type: 'health'; health: PluginHealth }
+  /** The plugin asked its context for `clientRoots()` outside a call; answered with `reply`. */
+  | { type: 'clientRoots'; requestId: number }
   | {
       type: 'log';
       level: 'trace' | 'debug' | 'info' | 'warn' | 'error';

@@ -10,11 +10,18 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
-import type { CompletionResult, PluginContext, PluginProvider, RequestContext } from './contract.js';
+import type {
+  CompletionResult,
+  PluginContext,
+  PluginHealth,
+  PluginProvider,
+  RequestContext,
+} from './contract.js';
 import { errors } from './errors.js';
 import type { Catalog, Mount } from './mount.js';
 import {
   type HostMessage,
+  type RelayedProviderMember,
   type WorkerData,
   type WorkerMessage,
   type WorkerMethod,
@@ -40,6 +47,13 @@ interface WorkerProviderOptions {
   host: { shutdownSignal: AbortSignal };
 }
 
+/** What a thread tells the proxy outside its calls. */
+interface ThreadEvents {
+  catalog(message: Extract<WorkerMessage, { type: 'catalog' }>): void;
+  health(health: PluginHealth): void;
+  exit(thread: WorkerThread): void;
+}
+
 class WorkerThread {
   readonly ready: Promise<Extract<WorkerMessage, { type: 'ready' }>>;
   private readonly worker: Worker;
@@ -55,13 +69,16 @@ class WorkerThread {
 
   constructor(
     private readonly options: WorkerProviderOptions,
-    private readonly onCatalog: (message: Extract<WorkerMessage, { type: 'catalog' }>) => void,
-    private readonly onExit: (thread: WorkerThread) => void,
+    private readonly events: ThreadEvents,
   ) {
     const data: WorkerData = {
       module: options.module,
       name: options.mount.name,
       config: options.context.config,
+      contextMembers: [
+        ...(options.context.clientRoots ? ['clientRoots' as const] : []),
+        ...(options.context.onRootsChanged ? ['onRootsChanged' as const] : []),
+      ],
     };
     this.worker = new Worker(workerEntry, { workerData: data, stderr: false });
     this.worker.unref();
@@ -109,7 +126,7 @@ class WorkerThread {
     this.finishDrain();
     for (const call of this.pending.values()) call.reject(errors.workerExited(this.options.mount.label, why));
     this.pending.clear();
-    this.onExit(this);
+    this.events.exit(this);
   }
 
   terminate(why: string): void {
@@ -119,6 +136,10 @@ class WorkerThread {
 
   signalShutdown(): void {
     this.post({ type: 'shutdownSignal' });
+  }
+
+  rootsChanged(): void {
+    this.post({ type: 'rootsChanged' });
   }
 
   private post(message: HostMessage): void {
@@ -156,6 +177,13 @@ class WorkerThread {
     });
   }
 
+  private reply(requestId: number, request: Promise<unknown>): void {
+    request.then(
+      (value) => this.post({ type: 'reply', requestId, value }),
+      (error: unknown) => this.post({ type: 'reply', requestId, error: serializeError(error) }),
+    );
+  }
+
   private handle(message: WorkerMessage): void {
     const { mount, context } = this.options;
     switch (message.type) {
@@ -177,28 +205,28 @@ class WorkerThread {
         return;
       case 'clientRequest': {
         const call = this.pending.get(message.id);
-        const reply = (value: unknown, error?: unknown) =>
-          this.post({
-            type: 'reply',
-            requestId: message.requestId,
-            value,
-            error: error ? serializeError(error) : undefined,
-          });
-        if (!call) return reply(undefined, errors.cancelled('the call'));
-        const request: Promise<unknown> =
+        if (!call) return this.reply(message.requestId, Promise.reject(errors.cancelled('the call')));
+        this.reply(
+          message.requestId,
           message.kind === 'createMessage'
             ? call.ctx.createMessage(message.params as CreateMessageRequest['params'])
             : message.kind === 'elicit'
               ? call.ctx.elicit(message.params as ElicitRequest['params'])
-              : (call.ctx.listRoots?.() ?? Promise.reject(errors.capabilityMissing('roots')));
-        request.then(
-          (value) => reply(value),
-          (error: unknown) => reply(undefined, error),
+              : (call.ctx.listRoots?.() ?? Promise.reject(errors.capabilityMissing('roots'))),
         );
         return;
       }
+      case 'clientRoots':
+        this.reply(
+          message.requestId,
+          Promise.resolve().then(() => context.clientRoots?.()),
+        );
+        return;
+      case 'health':
+        this.events.health(message.health);
+        return;
       case 'catalog':
-        this.onCatalog(message);
+        this.events.catalog(message);
         return;
       case 'resourceUpdated':
         context.notifyResourceUpdated(message.uri);
@@ -216,6 +244,8 @@ class WorkerThread {
 export async function createWorkerProvider(options: WorkerProviderOptions): Promise<PluginProvider> {
   let catalog: Catalog;
   let enricherCategories: ToolCategory[][] = [];
+  let members: RelayedProviderMember[] = [];
+  let health: PluginHealth | undefined;
   let thread: WorkerThread | undefined;
   let started = false;
   let shuttingDown = false;
@@ -225,22 +255,22 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     AbortSignal.any([options.host.shutdownSignal, AbortSignal.timeout(options.mount.deadlines.start)]);
 
   const spawn = async (): Promise<WorkerThread> => {
-    const fresh = new WorkerThread(
-      options,
-      (message) => {
+    const fresh = new WorkerThread(options, {
+      catalog: (message) => {
         catalog = message.catalog;
         options.context.notifyListChanged(message.kind);
       },
-      (ended) => {
+      health: (reported) => (health = reported),
+      exit: (ended) => {
         if (thread === ended) thread = undefined;
       },
-    );
+    });
     // The first build runs under the start deadline too: a module that hangs while loading is ended.
     const deadline = startSignal();
     const onDeadline = () => fresh.terminate(`building the plugin overran its start deadline`);
     deadline.addEventListener('abort', onDeadline, { once: true });
     try {
-      ({ catalog, enricherCategories } = await fresh.ready);
+      ({ catalog, enricherCategories, members, health } = await fresh.ready);
     } finally {
       deadline.removeEventListener('abort', onDeadline);
     }
@@ -263,14 +293,20 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     (await live()).call(method, args, ctx);
 
   await live();
+  // Told to whichever thread is live; a thread spawned later builds its plugin afresh and asks for roots itself.
+  const offRootsChanged = options.context.onRootsChanged?.(() => thread?.rootsChanged());
   // A plugin that never started gets no shutdown() call, so its thread is ended here instead of left behind.
   options.host.shutdownSignal.addEventListener(
     'abort',
-    () => (started ? thread?.signalShutdown() : thread?.terminate('the host shut down before it started')),
+    () => {
+      offRootsChanged?.();
+      if (started) thread?.signalShutdown();
+      else thread?.terminate('the host shut down before it started');
+    },
     { once: true },
   );
 
-  return {
+  const proxy: PluginProvider = {
     tools: () => catalog.tools,
     // Enricher code stays in the thread: the host gets stand-ins that keep the tools' categories visible.
     enrichers: () => enricherCategories.map((categories) => categoryStandIn(categories)),
@@ -302,6 +338,18 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
       }
     },
   };
+  // Defined only when the plugin in the worker has them (the same module builds the same provider on respawn).
+  if (members.includes('subscribe'))
+    proxy.subscribe = async (uri, ctx) => {
+      await call('subscribe', [uri], ctx);
+    };
+  if (members.includes('unsubscribe'))
+    proxy.unsubscribe = async (uri, ctx) => {
+      await call('unsubscribe', [uri], ctx);
+    };
+  // The last health the worker reported; it polls its plugin and posts only changes.
+  if (members.includes('health')) proxy.health = () => health ?? { state: 'ready' };
+  return proxy;
 }
 
 function noClientContext(signal: AbortSignal): RequestContext {
