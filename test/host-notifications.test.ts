@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -7,7 +7,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type PluginContext, definePlugin } from '../src/index.js';
-import { connect, textOf } from './support/in-memory.js';
+import { connect, connectClient, textOf } from './support/in-memory.js';
 
 let context: PluginContext | undefined;
 let extraTool = false;
@@ -156,6 +156,49 @@ describe('notifications and request context', () => {
       expect(textOf(result)).toContain('does not support sampling');
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('subscriptions reach the plugin', () => {
+  it('counts subscribers across sessions, tells the plugin on the first and the last, and delivers an update sent while subscribing', async () => {
+    const told: string[] = [];
+    const watched = definePlugin({
+      id: 'watched',
+      version: '1.0.0',
+      build: (ctx) => ({
+        tools: () => [],
+        callTool: async () => ({ content: [] }),
+        resources: () => [{ uri: 'doc', name: 'doc' }],
+        readResource: async (uri) => ({ contents: [{ uri, text: 'x' }] }),
+        subscribe: async (uri) => {
+          told.push(`subscribe ${uri}`);
+          // At once, before the subscribe request has been answered.
+          ctx.notifyResourceUpdated(uri);
+        },
+        unsubscribe: async (uri) => {
+          told.push(`unsubscribe ${uri}`);
+        },
+      }),
+    });
+    const c = await connect({ plugins: [watched], planner: { enabled: false } });
+    try {
+      const updated: string[] = [];
+      c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        updated.push(n.params.uri);
+      });
+      await c.client.subscribeResource({ uri: 'watched://doc' });
+      await vi.waitFor(() => expect(updated).toEqual(['watched://doc']));
+      // A second session subscribing does not tell the plugin again; the first one leaving neither.
+      const other = await connectClient(c.host);
+      await other.subscribeResource({ uri: 'watched://doc' });
+      await c.client.unsubscribeResource({ uri: 'watched://doc' });
+      expect(told).toEqual(['subscribe doc']);
+      // The last one going (its session ends) does.
+      await other.close();
+      await vi.waitFor(() => expect(told).toEqual(['subscribe doc', 'unsubscribe doc']));
+    } finally {
+      await c.close();
     }
   });
 });

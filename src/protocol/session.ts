@@ -167,8 +167,14 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
     const { uri } = request.params;
     return guard(`subscription to ${uri}`, async () => {
       if (subscriptions.has(uri)) return {};
-      await host.subscribe(uri, environment(extra, undefined));
+      // Listening before the plugin is told, so an update it sends while subscribing is not lost.
       subscriptions.add(uri);
+      try {
+        await host.subscribe(uri, environment(extra, undefined));
+      } catch (error) {
+        subscriptions.delete(uri);
+        throw error;
+      }
       return {};
     });
   });
