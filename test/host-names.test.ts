@@ -109,6 +109,24 @@ describe('names', () => {
     expect(dotted.message).toContain('"ok__read.file"');
   });
 
+  it('keeps the foresight scheme for its own resources: no prefix of that name, and its stats listed once', async () => {
+    const reserved = await startError([pluginWith('foresight', { resources: ['planner/stats'] })]);
+    expect(reserved.message).toContain('prefix "foresight"');
+    expect(reserved.message).toContain('reserved');
+    // A prefix-less plugin (another Foresight mounted as an upstream) listing the same URI: one entry, ours.
+    const c = await connect({
+      plugins: [{ plugin: pluginWith('inner', { resources: [PLANNER_STATS_URI] }), prefix: '' }],
+    });
+    try {
+      const uris = (await c.client.listResources()).resources.map((r) => r.uri);
+      expect(uris.filter((uri) => uri === PLANNER_STATS_URI)).toHaveLength(1);
+      const read = await c.client.readResource({ uri: PLANNER_STATS_URI });
+      expect(JSON.stringify(read.contents)).toContain('wasteBudget');
+    } finally {
+      await c.close();
+    }
+  });
+
   it('refuses mounts after start', async () => {
     const host = createHost({ plugins: [pluginWith('one', {})], logger: createMemoryLogger() });
     await host.start();

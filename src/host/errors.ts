@@ -72,6 +72,12 @@ export const errors = {
     (id: string, owner: string) =>
       `plugin id ${quote(id)} (${owner}) must match ^[a-z][a-z0-9_]{0,31}$ and contain no "__"`,
   ),
+  prefixReserved: define(
+    'E_PREFIX_RESERVED',
+    'invalid_input',
+    (prefix: string, owner: string) =>
+      `prefix ${quote(prefix)} of ${owner} is reserved for Foresight's own resources (foresight://planner/stats); set another with prefix = "..."`,
+  ),
   pluginUnknownKind: define(
     'E_PLUGIN_UNKNOWN_KIND',
     'invalid_input',

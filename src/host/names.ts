@@ -12,9 +12,13 @@ export function checkPluginId(id: string, owner: string): void {
   if (!isValidPluginId(id)) throw errors.pluginIdInvalid(id, owner);
 }
 
-/** Prefixes follow plugin-id rules, or are "" for none. */
+/** The scheme of Foresight's own resources (`foresight://planner/stats`): no plugin may publish under it. */
+export const RESERVED_PREFIX = 'foresight';
+
+/** Prefixes follow plugin-id rules, or are "" for none; `foresight` is Foresight's own. */
 export function checkPrefix(prefix: string, owner: string): void {
   if (prefix !== '' && !isValidPluginId(prefix)) throw errors.pluginIdInvalid(prefix, `prefix of ${owner}`);
+  if (prefix === RESERVED_PREFIX) throw errors.prefixReserved(prefix, owner);
 }
 
 export function publishName(prefix: string, local: string): string {

@@ -143,8 +143,14 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
     }
   });
   const builtins = new Map((options.builtinResources ?? []).map((entry) => [entry.resource.uri, entry]));
+  // A prefix-less plugin (another Foresight mounted as an upstream) may list one of these URIs too: ours win.
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [...[...builtins.values()].map((entry) => entry.resource), ...host.listResources()],
+    resources: [
+      ...[...builtins.values()].map((entry) => entry.resource),
+      ...(builtins.size === 0
+        ? host.listResources()
+        : host.listResources().filter((resource) => !builtins.has(resource.uri))),
+    ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: host.listResourceTemplates(),
