@@ -4,13 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, type PluginHealth, describeThrown, errors } from '../../host/index.js';
+import { type Logger, type PluginHealth, errors } from '../../host/index.js';
 import {
   type ConnectionEvents,
   EMPTY_CATALOGS,
   UpstreamConnection,
   type UpstreamCatalogs,
 } from './connection.js';
+import { describeFailure } from './failures.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
 
 /** A connection that stayed up this long was healthy: the next failure starts the backoff again. */
@@ -237,7 +238,11 @@ export class UpstreamSupervisor {
         if (stopping.aborted) return;
         this.#renewing = false;
         this.#failures += 1;
-        this.#setState({ kind: 'restarting', restart: this.#failures, error: describeThrown(error) });
+        this.#setState({
+          kind: 'restarting',
+          restart: this.#failures,
+          error: describeFailure(error, this.#target),
+        });
         await this.#waitToRestart('upstream: could not connect');
         continue;
       } finally {
