@@ -27,7 +27,7 @@ type State =
   | { kind: 'connected'; connection: UpstreamConnection; since: number }
   | { kind: 'closed' };
 
-export type SupervisorEvents = Omit<ConnectionEvents, 'closed'> & {
+export type SupervisorEvents = ConnectionEvents & {
   /** Connected (first time or again): the catalogs may differ from the last good ones. */
   connected(client: Client): void;
 };
@@ -96,10 +96,11 @@ export class UpstreamSupervisor {
 
   async #stop(): Promise<void> {
     this.#stopping.abort();
-    await this.#run;
+    // Closing it is what ends the loop's wait on a live connection; an attempt under way ends on the abort.
     const current = this.#state;
-    this.#setState({ kind: 'closed' });
     if (current.kind === 'connected') await current.connection.close();
+    await this.#run;
+    this.#setState({ kind: 'closed' });
   }
 
   /** The live connection, if connected. */
@@ -259,7 +260,7 @@ export class UpstreamSupervisor {
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
       this.#events.connected(connection.client);
-      await Promise.race([connection.closed, untilAborted(stopping)]);
+      await connection.closed;
       if (stopping.aborted) return;
       if (this.#renewing) continue;
       this.#markLost(connection, connection.lost ?? this.#closedReason());
