@@ -130,6 +130,8 @@ export class UpstreamConnection {
   readonly closed: Promise<void>;
   /** Why we dropped this connection, when a request found it broken. */
   lost: string | undefined;
+  /** The catalog readings, one at a time in the order asked, so an older reading never lands last. */
+  private reading: Promise<void> = Promise.resolve();
   private constructor(
     client: Client,
     private readonly events: ConnectionEvents,
@@ -157,10 +159,12 @@ export class UpstreamConnection {
       { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
     );
     const connection = new UpstreamConnection(client, events);
+    // Before connecting: a server may ask for roots, log, or change its lists as soon as it is initialised.
+    connection.listen();
     const transport = transportFor(target, logger);
     try {
       await client.connect(transport, { signal });
-      connection.catalogs = await connection.readCatalogs(signal);
+      await connection.readInOrder(signal);
     } catch (error) {
       // A spawned server that started but did not answer (or was cut off by shutdown) must not linger: the
       // SDK's own close on a failed connect does not wait for it, and Foresight may exit right after.
@@ -169,8 +173,16 @@ export class UpstreamConnection {
         await endProcess(transport.spawnedPid);
       throw error;
     }
-    connection.listen();
     return connection;
+  }
+
+  /** Reads every catalog after the readings already asked for; the catalogs change only when one succeeds. */
+  private readInOrder(signal?: AbortSignal): Promise<void> {
+    const next = this.reading.then(async () => {
+      this.catalogs = await this.readCatalogs(signal);
+    });
+    this.reading = next.catch(() => {});
+    return next;
   }
 
   close(): Promise<void> {
@@ -179,17 +191,12 @@ export class UpstreamConnection {
 
   private listen(): void {
     const { client } = this;
-    // One reading at a time, in the order of the notifications, so an older read never lands last.
-    let reading = Promise.resolve();
     const reread = (kind: CatalogKind) => () => {
-      reading = reading.then(async () => {
-        try {
-          this.catalogs = await this.readCatalogs();
-          this.events.catalogChanged(kind);
-        } catch {
-          // The next change, or a reconnect, reads it again; the last good catalog stays listed.
-        }
-      });
+      this.readInOrder().then(
+        () => this.events.catalogChanged(kind),
+        // The next change, or a reconnect, reads it again; the last good catalog stays listed.
+        () => {},
+      );
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, reread('tools'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, reread('resources'));
