@@ -380,20 +380,12 @@ export class PluginHost {
    * (under the readResource deadline). A URI no plugin owns is accepted, as it may appear later.
    */
   async subscribe(uri: string, env?: CallEnvironment): Promise<void> {
-    const route = routeUri(this.routes, uri);
     const count = this.subscribers.get(uri) ?? 0;
     this.subscribers.set(uri, count + 1);
-    const subscribe = route?.mount.provider.subscribe?.bind(route.mount.provider);
-    if (count > 0 || !route || !subscribe) return;
+    if (count > 0) return;
     try {
       this.assertServing(`subscription to ${uri}`);
-      await this.invoke(
-        route.mount,
-        'readResource',
-        `subscription to ${uri}`,
-        (ctx) => subscribe(route.local, ctx),
-        env,
-      );
+      await this.tellOwner(uri, 'subscribe', env);
     } catch (error) {
       this.release(uri);
       throw error;
@@ -402,17 +394,17 @@ export class PluginHost {
 
   /** A session unsubscribed from `uri` (or ended); the owning plugin is told when it was the last one. */
   async unsubscribe(uri: string, env?: CallEnvironment): Promise<void> {
-    if (this.release(uri) > 0) return;
+    if (this.release(uri) > 0 || this.state !== 'started') return;
+    await this.tellOwner(uri, 'unsubscribe', env);
+  }
+
+  /** Calls the owning plugin's `subscribe` or `unsubscribe` for `uri`, if it has one. */
+  private async tellOwner(uri: string, member: 'subscribe' | 'unsubscribe', env?: CallEnvironment) {
     const route = routeUri(this.routes, uri);
-    const unsubscribe = route?.mount.provider.unsubscribe?.bind(route.mount.provider);
-    if (!route || !unsubscribe || this.state !== 'started') return;
-    await this.invoke(
-      route.mount,
-      'readResource',
-      `unsubscription from ${uri}`,
-      (ctx) => unsubscribe(route.local, ctx),
-      env,
-    );
+    const tell = route?.mount.provider[member]?.bind(route.mount.provider);
+    if (!route || !tell) return;
+    const target = `${member === 'subscribe' ? 'subscription to' : 'unsubscription from'} ${uri}`;
+    await this.invoke(route.mount, 'readResource', target, (ctx) => tell(route.local, ctx), env);
   }
 
   /** One subscriber fewer; returns how many remain. */

@@ -32,6 +32,16 @@ export function createUpstreamProvider(
   /** The server's URIs some client subscribed to: asked for again on every new connection. */
   const subscribed = new Set<string>();
   const canSubscribe = (client: Client) => client.getServerCapabilities()?.resources?.subscribe === true;
+  /** Passes a first subscriber or a last unsubscriber on to the server, when it takes subscriptions. */
+  const subscription = async (uri: string, rc: RequestContext, on: boolean): Promise<void> => {
+    if (on) subscribed.add(uri);
+    else subscribed.delete(uri);
+    await supervisor.request(async (client) => {
+      if (!canSubscribe(client)) return;
+      const options = UpstreamConnection.requestOptions(rc.signal);
+      await (on ? client.subscribeResource({ uri }, options) : client.unsubscribeResource({ uri }, options));
+    }, rc.signal);
+  };
   const supervisor = new UpstreamSupervisor(
     target,
     logger,
@@ -99,20 +109,8 @@ export function createUpstreamProvider(
         (client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc.signal)),
         rc.signal,
       ),
-    subscribe: async (uri, rc) => {
-      subscribed.add(uri);
-      await supervisor.request(async (client) => {
-        if (canSubscribe(client))
-          await client.subscribeResource({ uri }, UpstreamConnection.requestOptions(rc.signal));
-      }, rc.signal);
-    },
-    unsubscribe: async (uri, rc) => {
-      subscribed.delete(uri);
-      await supervisor.request(async (client) => {
-        if (canSubscribe(client))
-          await client.unsubscribeResource({ uri }, UpstreamConnection.requestOptions(rc.signal));
-      }, rc.signal);
-    },
+    subscribe: (uri, rc) => subscription(uri, rc, true),
+    unsubscribe: (uri, rc) => subscription(uri, rc, false),
     prompts: () => supervisor.catalogs().prompts,
     getPrompt: (name, args, rc) =>
       supervisor.request(
