@@ -2,6 +2,7 @@
 // roots when it starts): sessions register how to ask their client, plugins ask and listen for changes.
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from './contract.js';
+import { describeThrown } from './errors.js';
 
 /** How to ask one connected client for its roots. */
 export type RootsSource = () => Promise<Root[]>;
@@ -43,7 +44,7 @@ export class ClientRoots {
       try {
         listener();
       } catch (error) {
-        this.logger.error({ err: String(error) }, 'roots listener failed');
+        this.logger.error({ err: describeThrown(error) }, 'roots listener failed');
       }
     }
   }

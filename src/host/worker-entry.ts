@@ -10,6 +10,7 @@ import type {
   RequestContext,
 } from './contract.js';
 import { readCatalog } from './catalog.js';
+import { ClientRoots } from './client-roots.js';
 import { describeThrown, errors } from './errors.js';
 import { installIsolationHandlers, runInPluginScope } from './isolation.js';
 import { loadPluginModule } from './load.js';
@@ -173,16 +174,8 @@ function checkHealth(): void {
   post({ type: 'health', health });
 }
 
-const rootsListeners = new Set<() => void>();
-function rootsChanged(): void {
-  for (const listener of rootsListeners) {
-    try {
-      listener();
-    } catch (error) {
-      logger.error({ err: describeThrown(error) }, 'roots listener failed');
-    }
-  }
-}
+/** The plugin's roots listeners, told when the host relays a change. */
+const roots = new ClientRoots(logger);
 
 function catalogNotifier(kind: CatalogKind): void {
   if (provider) post({ type: 'catalog', kind, catalog: readCatalog(provider, data.name) });
@@ -204,7 +197,7 @@ port.on('message', (message: HostMessage) => {
       return;
     }
     case 'rootsChanged':
-      rootsChanged();
+      roots.changed();
       return;
     case 'shutdownSignal':
       shutdown.abort(errors.shuttingDown(`plugin "${data.name}"`));
@@ -234,14 +227,8 @@ const context: PluginContext = {
 // Offered only when the host's own context has them; the host answers from its real context.
 if (data.contextMembers.includes('clientRoots'))
   context.clientRoots = () => hostRequest((requestId) => ({ type: 'clientRoots', requestId }));
-if (data.contextMembers.includes('onRootsChanged')) {
-  context.onRootsChanged = (listener) => {
-    rootsListeners.add(listener);
-    return () => {
-      rootsListeners.delete(listener);
-    };
-  };
-}
+if (data.contextMembers.includes('onRootsChanged'))
+  context.onRootsChanged = (listener) => roots.onChanged(listener);
 
 try {
   const plugin = await loadPluginModule(data.module, `"${data.name}"`);
