@@ -124,11 +124,24 @@ function matched(pattern: RegExp, value: string): string[] {
   return picked === undefined || picked === '' ? [] : [picked];
 }
 
+/** Parsed projections by text: the config's links are few, and each is evaluated after every call of its tool. */
+const parsedProjections = new Map<string, ProjectionStep[]>();
+const MAX_PARSED_PROJECTIONS = 256;
+
+function stepsOf(projection: string): ProjectionStep[] {
+  let steps = parsedProjections.get(projection);
+  if (steps === undefined) {
+    steps = parseProjection(projection);
+    if (parsedProjections.size >= MAX_PARSED_PROJECTIONS) parsedProjections.clear();
+    parsedProjections.set(projection, steps);
+  }
+  return steps;
+}
+
 /** Every value the projection reaches, in document order. */
 export function evaluateProjection(data: unknown, projection: string): unknown[] {
   let current: unknown[] = [data];
-  for (const step of parseProjection(projection))
-    current = current.flatMap((value) => applyStep(step, value));
+  for (const step of stepsOf(projection)) current = current.flatMap((value) => applyStep(step, value));
   return current.filter((value) => value !== undefined && value !== null);
 }
 
