@@ -12,6 +12,7 @@ import { connect, connectClient, textOf } from './support/in-memory.js';
 let context: PluginContext | undefined;
 let extraTool = false;
 let cancelledWith: unknown;
+let keptSignal: AbortSignal | undefined;
 
 const live = definePlugin({
   id: 'live',
@@ -24,6 +25,7 @@ const live = definePlugin({
         { name: 'wait', inputSchema: { type: 'object' } },
         { name: 'chatty', inputSchema: { type: 'object' } },
         { name: 'ask', inputSchema: { type: 'object' } },
+        { name: 'keep', inputSchema: { type: 'object' } },
         ...(extraTool ? [{ name: 'extra', inputSchema: { type: 'object' as const } }] : []),
       ],
       resources: () => [{ uri: 'feed', name: 'feed' }],
@@ -36,6 +38,10 @@ const live = definePlugin({
               reject(rc.signal.reason as Error);
             });
           });
+        }
+        if (name === 'keep') {
+          keptSignal = rc.signal;
+          return { content: [{ type: 'text', text: 'kept' }] };
         }
         if (name === 'chatty') {
           await rc.reportProgress(1, 2, 'half');
@@ -112,6 +118,20 @@ describe('notifications and request context', () => {
       await expect(call).rejects.toThrow();
       await client.ping();
       expect((cancelledWith as { code?: string }).code).toBe('E_CANCELLED');
+    } finally {
+      await close();
+    }
+  });
+
+  it('leaves the signal of a call that has settled alone when its request is cancelled afterwards', async () => {
+    const { host, close } = await connect({ plugins: [live] });
+    try {
+      const request = new AbortController();
+      const result = await host.plugins.callTool('live__keep', {}, { signal: request.signal });
+      expect(result.content).toEqual([{ type: 'text', text: 'kept' }]);
+      expect(keptSignal?.aborted).toBe(false);
+      request.abort('too late');
+      expect(keptSignal?.aborted).toBe(false);
     } finally {
       await close();
     }

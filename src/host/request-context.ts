@@ -12,7 +12,11 @@ import { errors } from './errors.js';
 
 /** What the protocol layer offers one request; every member is optional so embedders and tests can omit them. */
 export interface CallEnvironment {
-  /** Aborted when the client cancels the request. */
+  /**
+   * Aborted when the client cancels the request. One signal per request: a call leaves its listener on it
+   * for the signal to take along when the request is done (removing it costs more on the hot path than
+   * keeping it), so a signal shared by many calls would collect one listener per call.
+   */
   signal?: AbortSignal;
   sendProgress?(progress: number, total?: number, message?: string): Promise<void>;
   sendLog?(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
@@ -40,7 +44,6 @@ export class CallContext implements RequestContext {
   #controller: AbortController | undefined;
   #reason: Error | undefined;
   #open = true;
-  #unlinkCancel: (() => void) | undefined;
 
   constructor(env: CallEnvironment, target: string, onAbort: (reason: Error) => void) {
     this.#env = env;
@@ -62,10 +65,11 @@ export class CallContext implements RequestContext {
   #linkCancellation(): void {
     const client = this.#env.signal;
     if (!client || !this.#open) return;
-    const onCancel = () => this.abort(errors.cancelled(this.#target));
+    const onCancel = () => {
+      if (this.#open) this.abort(errors.cancelled(this.#target));
+    };
     if (client.aborted) return onCancel();
     client.addEventListener('abort', onCancel, { once: true });
-    this.#unlinkCancel = () => client.removeEventListener('abort', onCancel);
   }
 
   /** Ends the call with `reason`: the signal aborts (if anyone holds it) and the host is told. */
@@ -81,11 +85,9 @@ export class CallContext implements RequestContext {
     return this.#open;
   }
 
-  /** The call has settled: later notifications are dropped and the cancellation link is released. */
+  /** The call has settled: later notifications and a late cancellation are dropped. */
   finish(): void {
     this.#open = false;
-    this.#unlinkCancel?.();
-    this.#unlinkCancel = undefined;
   }
 
   async reportProgress(progress: number, total?: number, message?: string): Promise<void> {

@@ -139,8 +139,8 @@ export class Planner {
   /** Jobs waiting for a slot, by cache key: covered for planning, cancelled when the agent calls first. */
   private readonly queued = new Map<string, QueuedCall>();
   private readonly listings = new Map<string, Listing[]>();
-  /** Aborts speculative calls still running when the planner closes. */
-  private readonly closing = new AbortController();
+  /** One per speculative call running: the host wants a signal per request, and close() aborts them. */
+  private readonly running = new Set<AbortController>();
   private closed = false;
   private learner: TransitionLearner | undefined;
   /** Counters saved by earlier runs. */
@@ -256,7 +256,8 @@ export class Planner {
     this.closed = true;
     this.dispatcher.close();
     this.queued.clear();
-    this.closing.abort(errors.shuttingDown('speculative calls'));
+    const reason = errors.shuttingDown('speculative calls');
+    for (const call of this.running) call.abort(reason);
     this.cache.clear();
   }
 
@@ -505,16 +506,20 @@ export class Planner {
         const flight = this.cache.begin(parts, (used) => ticket.settle(used ? 'used' : 'unused'));
         const startedAtMs = this.now();
         let result: CallToolResult | undefined;
+        const call = new AbortController();
+        this.running.add(call);
         try {
           result = await this.options.host.callTool(candidate.tool, prepared.args, {
             speculative: true,
-            signal: this.closing.signal,
+            signal: call.signal,
           });
         } catch (error) {
           this.options.logger.debug(
             { tool: candidate.tool, err: describeThrown(error) },
             'planner: speculative call failed',
           );
+        } finally {
+          this.running.delete(call);
         }
         if (result === undefined || result.isError === true) this.counts.failed += 1;
         flight.settle(result, ttlS, this.now() - startedAtMs);
