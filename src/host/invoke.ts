@@ -1,4 +1,5 @@
 // The one guarded boundary through which the host calls plugin code: deadline, cancellation, shutdown, isolation.
+import { CallsInFlight } from './calls-in-flight.js';
 import type { RequestContext } from './contract.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
 import { runInPluginScope } from './isolation.js';
@@ -17,24 +18,16 @@ export interface InvokeOptions {
   env?: CallEnvironment;
 }
 
-type Abort = () => void;
+/** The watch over each shutdown signal's calls: one listener per signal, one timer per deadline length. */
+const watches = new WeakMap<AbortSignal, CallsInFlight>();
 
-/**
- * Calls in flight per shutdown signal. One listener per signal fans out to them, which is much cheaper on the
- * hot path than adding and removing a listener on the shared signal for every call.
- */
-const inflight = new WeakMap<AbortSignal, Set<Abort>>();
-
-function onShutdown(shutdown: AbortSignal, abort: Abort): () => void {
-  let calls = inflight.get(shutdown);
-  if (!calls) {
-    const set = new Set<Abort>();
-    calls = set;
-    inflight.set(shutdown, set);
-    shutdown.addEventListener('abort', () => [...set].forEach((fn) => fn()), { once: true });
+function callsUnder(shutdown: AbortSignal): CallsInFlight {
+  let calls = watches.get(shutdown);
+  if (calls === undefined) {
+    calls = new CallsInFlight(shutdown);
+    watches.set(shutdown, calls);
   }
-  calls.add(abort);
-  return () => calls.delete(abort);
+  return calls;
 }
 
 /**
@@ -51,27 +44,24 @@ export function invokePlugin<T>(
   const deadlineMs = mount.deadlines[method];
 
   return new Promise<T>((resolve, reject) => {
-    let dropShutdown: (() => void) | undefined;
-    const cleanUp = () => {
-      clearTimeout(timer);
-      dropShutdown?.();
-    };
+    if (env.signal?.aborted) return reject(errors.cancelled(target));
+    if (method !== 'shutdown' && shutdown.aborted) return reject(errors.shuttingDown(target));
+    const watched = callsUnder(shutdown).watch(
+      deadlineMs,
+      (why) =>
+        ctx.abort(why === 'deadline' ? errors.deadline(target, deadlineMs) : errors.shuttingDown(target)),
+      method !== 'shutdown',
+    );
     const ctx = new CallContext(env, target, (reason) => {
-      cleanUp();
+      watched.release();
       reject(reason);
     });
     const settle = (outcome: () => void) => {
       if (!ctx.isOpen) return;
       ctx.finish();
-      cleanUp();
+      watched.release();
       outcome();
     };
-    const timer = setTimeout(() => ctx.abort(errors.deadline(target, deadlineMs)), deadlineMs);
-    if (env.signal?.aborted) return ctx.abort(errors.cancelled(target));
-    if (method !== 'shutdown') {
-      if (shutdown.aborted) return ctx.abort(errors.shuttingDown(target));
-      dropShutdown = onShutdown(shutdown, () => ctx.abort(errors.shuttingDown(target)));
-    }
 
     const scope = {
       plugin: mount.name,
