@@ -274,18 +274,40 @@ export class Planner {
     // job, work through a listing or match a planned set: the others skip all of that (the hot path).
     const target = this.linkTargets().has(name);
     const argsKey = target ? canonicalJson(prepared.args) : '';
-    const observation = this.learner?.observeCall(session, name, argsKey);
-    if (writes(model)) return this.mutate(prepared, model, env);
+    if (writes(model)) {
+      this.learner?.observeCall(session, name, argsKey);
+      return this.mutate(prepared, model, env);
+    }
+    if (!target) {
+      // The call goes out first: the learner hears of it while the plugin works, not before.
+      const running = host.callTool(name, prepared.args, env);
+      const observation = this.learner?.observeCall(session, name, argsKey);
+      return this.answer(session, prepared, model, await running, observation, undefined);
+    }
 
-    const listing = target ? this.consumeListing(session, name, argsKey) : undefined;
-    const prefetched = target ? await this.prefetched(session, prepared, argsKey, env) : undefined;
+    const observation = this.learner?.observeCall(session, name, argsKey);
+    const listing = this.consumeListing(session, name, argsKey);
+    const prefetched = await this.prefetched(session, prepared, argsKey, env);
     // A shared result must not be changed by the result hooks of this call.
     const raw = prefetched
       ? structuredClone(prefetched.result)
       : await host.callTool(name, prepared.args, env);
-    const answer = pipeline.finish(prepared, raw);
-    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing);
+    const answer = this.answer(session, prepared, model, raw, observation, listing);
     return prefetched ? withPrefetchMeta(answer, prefetched.served) : answer;
+  }
+
+  /** The agent's answer from a plugin's result; a success is planned from once the answer is out. */
+  private answer(
+    session: string,
+    prepared: PreparedCall,
+    model: ToolValueModel,
+    raw: CallToolResult,
+    observation: CallObservation | undefined,
+    listing: Listing | undefined,
+  ): CallToolResult {
+    const answer = this.options.pipeline.finish(prepared, raw);
+    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing);
+    return answer;
   }
 
   /** A fresh speculative result for the agent's call, from the cache or by joining the call still running. */

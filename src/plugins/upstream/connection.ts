@@ -142,7 +142,7 @@ export class UpstreamConnection {
 
   /** Request options that leave ending a request to `signal`. */
   static requestOptions(signal: AbortSignal) {
-    return { signal, ...NO_SDK_TIMEOUT };
+    return { signal, timeout: NO_SDK_TIMEOUT.timeout };
   }
 
   /** Connects, reads every catalog the server offers, and starts listening for its changes. */

@@ -85,6 +85,7 @@ export function createUpstreamProvider(
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
       const progressToken = `foresight-${(nextToken += 1)}`;
+      const { signal } = rc;
       running.push(rc);
       progressOf.set(progressToken, rc);
       try {
@@ -93,9 +94,9 @@ export function createUpstreamProvider(
             client.callTool(
               { name, arguments: args, _meta: { progressToken } },
               undefined,
-              UpstreamConnection.requestOptions(rc.signal),
+              UpstreamConnection.requestOptions(signal),
             ) as Promise<CallToolResult>,
-          rc.signal,
+          signal,
         );
       } finally {
         running.splice(running.indexOf(rc), 1);
