@@ -151,6 +151,15 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
     expect(sent.map((m) => m.params?.progress)).toEqual([1, 2, 3, 4]);
   });
 
+  it('progress: a call the agent made without a progress token reaches the server without one', async () => {
+    const c = await mountStdio({ tool: 'ev__echo' });
+    const result = await c.client.callTool({ name: 'ev__echo', arguments: { message: 'quiet' } });
+    expect(textOf(result)).toBe('Echo: quiet');
+    const [call] = (await requestsTo(c.wire, 'tools/call')).filter((m) => m.params?.name === 'echo');
+    expect(call?.params?.arguments).toEqual({ message: 'quiet' });
+    expect(call?.params?._meta?.progressToken).toBeUndefined();
+  });
+
   it('logging: a message the server logs during a call reaches the agent with its level and data', async () => {
     const c = await mountStdio({ tool: 'ev__toggle-simulated-logging' });
     const logs = collectLogs(c);

@@ -1,4 +1,5 @@
-// What crosses the worker boundary outside calls: subscriptions, health, and the context's client roots.
+// What crosses the worker boundary besides a call itself: subscriptions, health, the context's client roots,
+// and whether the agent asked for progress.
 // Worker isolation runs the compiled host (dist/), since a worker thread imports plain JavaScript.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,8 +31,13 @@ export default {
       rootsChanges += 1;
     });
     return {
-      tools: () => ['state', 'warm', 'roots'].map((name) => ({ name, inputSchema: { type: 'object' } })),
-      async callTool(name) {
+      tools: () => ['state', 'warm', 'roots', 'steps'].map((name) => ({ name, inputSchema: { type: 'object' } })),
+      async callTool(name, _args, rc) {
+        if (name === 'steps') {
+          await rc.reportProgress(1, 2);
+          await rc.reportProgress(2, 2);
+          return text({ progressRequested: rc.progressRequested });
+        }
         if (name === 'warm') {
           health = { state: 'ready' };
           return text('warm');
@@ -150,6 +156,23 @@ describe('worker relay', () => {
       expect(healthOf('plain')).toEqual({ state: 'ready' });
       await client.callTool({ name: 'relay__warm', arguments: {} });
       await vi.waitFor(() => expect(healthOf('relay')).toEqual({ state: 'ready' }), waitLong);
+    } finally {
+      await client.close();
+      await host.close();
+    }
+  });
+
+  it('tells the worker plugin whether the agent asked for progress, and relays the progress it reports', async () => {
+    const { host, client } = await connectWorkerHost();
+    try {
+      const progress: number[] = [];
+      const asked = await client.callTool({ name: 'relay__steps', arguments: {} }, undefined, {
+        onprogress: (p) => progress.push(p.progress),
+      });
+      expect(JSON.parse(textOf(asked))).toEqual({ progressRequested: true });
+      expect(progress).toEqual([1, 2]);
+      const unasked = await client.callTool({ name: 'relay__steps', arguments: {} });
+      expect(JSON.parse(textOf(unasked))).toEqual({ progressRequested: false });
     } finally {
       await client.close();
       await host.close();

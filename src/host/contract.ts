@@ -65,6 +65,11 @@ export type ToolDescriptor = Tool & { category?: ToolCategory; formatted?: boole
 export interface RequestContext {
   /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
   signal: AbortSignal;
+  /**
+   * True when the client asked for progress on this request (it sent a progress token); `reportProgress` does
+   * nothing otherwise, so a plugin may skip measuring progress, or asking a server for it.
+   */
+  progressRequested: boolean;
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** `logger` names the source, as in `notifications/message` (e.g. an upstream server's own logger name). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;

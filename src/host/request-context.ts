@@ -72,6 +72,7 @@ function takeAbortable(): Abortable {
  */
 export class CallContext implements RequestContext {
   readonly speculative: boolean;
+  readonly progressRequested: boolean;
   readonly closeSSEStream?: () => void;
   readonly #env: CallEnvironment;
   readonly #target: string;
@@ -85,6 +86,7 @@ export class CallContext implements RequestContext {
     this.#target = target;
     this.#onAbort = onAbort;
     this.speculative = env.speculative ?? false;
+    this.progressRequested = env.sendProgress !== undefined && !this.speculative;
     if (env.closeSSEStream) this.closeSSEStream = env.closeSSEStream;
   }
 

@@ -74,13 +74,17 @@ function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Pr
   return hostRequest((requestId) => ({ type: 'clientRequest', id, requestId, kind, params }));
 }
 
-function contextFor(id: number, method: string): CallContext {
+function contextFor(id: number, method: string, progressRequested: boolean): CallContext {
   // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
   // from the host, which has already answered the call, so there is nothing to tell from here.
   return new CallContext(
     {
-      sendProgress: async (progress, total, message) =>
-        post({ type: 'progress', id, progress, total, message }),
+      ...(progressRequested
+        ? {
+            sendProgress: async (progress: number, total?: number, message?: string) =>
+              post({ type: 'progress', id, progress, total, message }),
+          }
+        : {}),
       sendLog: async (level, payload, logger) =>
         post({ type: 'clientLog', id, level, data: toCloneable(payload), ...(logger ? { logger } : {}) }),
       createMessage: (params) => clientRequest(id, 'createMessage', params),
@@ -125,8 +129,8 @@ async function dispatch(
   }
 }
 
-function runCall(id: number, method: string, args: unknown[]): void {
-  const ctx = contextFor(id, method);
+function runCall(id: number, method: string, args: unknown[], progressRequested: boolean): void {
+  const ctx = contextFor(id, method, progressRequested);
   calls.set(id, ctx);
   let settled = false;
   const finish = (message: WorkerMessage) => {
@@ -184,7 +188,7 @@ function catalogNotifier(kind: CatalogKind): void {
 port.on('message', (message: HostMessage) => {
   switch (message.type) {
     case 'call':
-      runCall(message.id, message.method, message.args);
+      runCall(message.id, message.method, message.args, message.progressRequested);
       return;
     case 'abort':
       calls.get(message.id)?.abort(deserializeError(message.reason));

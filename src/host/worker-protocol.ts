@@ -32,7 +32,7 @@ export interface SerializedError {
 
 /** Host → worker. */
 export type HostMessage =
-  | { type: 'call'; id: number; method: WorkerMethod; args: unknown[] }
+  | { type: 'call'; id: number; method: WorkerMethod; args: unknown[]; progressRequested: boolean }
   | { type: 'abort'; id: number; reason: SerializedError }
   | { type: 'reply'; requestId: number; value?: unknown; error?: SerializedError }
   /** The host context's `onRootsChanged` fired. */

@@ -173,7 +173,7 @@ class WorkerThread {
         reject: (error) => (done(), reject(error)),
       });
       ctx.signal.addEventListener('abort', onAbort, { once: true });
-      this.post({ type: 'call', id, method, args });
+      this.post({ type: 'call', id, method, args, progressRequested: ctx.progressRequested });
     });
   }
 
@@ -357,6 +357,7 @@ function noClientContext(signal: AbortSignal): RequestContext {
   return {
     signal,
     speculative: false,
+    progressRequested: false,
     reportProgress: async () => {},
     log: async () => {},
     createMessage: refuse,

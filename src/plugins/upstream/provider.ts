@@ -84,15 +84,18 @@ export function createUpstreamProvider(
     health: () => supervisor.health(),
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
-      const progressToken = `foresight-${(nextToken += 1)}`;
+      // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
+      const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
       const { signal } = rc;
       running.push(rc);
-      progressOf.set(progressToken, rc);
+      if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
         return await supervisor.request(
           (client) =>
             client.callTool(
-              { name, arguments: args, _meta: { progressToken } },
+              progressToken === undefined
+                ? { name, arguments: args }
+                : { name, arguments: args, _meta: { progressToken } },
               undefined,
               UpstreamConnection.requestOptions(signal),
             ) as Promise<CallToolResult>,
@@ -100,7 +103,7 @@ export function createUpstreamProvider(
         );
       } finally {
         running.splice(running.indexOf(rc), 1);
-        progressOf.delete(progressToken);
+        if (progressToken !== undefined) progressOf.delete(progressToken);
       }
     },
     resources: () => supervisor.catalogs().resources,
