@@ -30,43 +30,8 @@ export interface CallEnvironment {
   closeSSEStream?(): void;
 }
 
-/** A controller and its signal, made together. */
-interface Abortable {
-  controller: AbortController;
-  signal: AbortSignal;
-}
-
 /**
- * Controllers made ahead of need, in the time between requests. Making one (its signal, really) costs more
- * than the rest of a call's set-up, and a plugin that passes its signal on (the upstream plugin always does)
- * pays that on its way to the server; taken from here, it is paid while the process would otherwise wait.
- * Each is handed out once, so nothing a call leaves on its signal reaches another call.
- */
-const SPARE_CONTROLLERS = 8;
-const spareControllers: Abortable[] = [];
-let refillScheduled = false;
-
-function makeAbortable(): Abortable {
-  const controller = new AbortController();
-  return { controller, signal: controller.signal };
-}
-
-function refillSpareControllers(): void {
-  refillScheduled = false;
-  while (spareControllers.length < SPARE_CONTROLLERS) spareControllers.push(makeAbortable());
-}
-
-function takeAbortable(): Abortable {
-  const spare = spareControllers.pop();
-  if (spareControllers.length < SPARE_CONTROLLERS / 2 && !refillScheduled) {
-    refillScheduled = true;
-    setImmediate(refillSpareControllers).unref();
-  }
-  return spare ?? makeAbortable();
-}
-
-/**
- * One call's context. The AbortController behind `signal` is taken on first read, and only then is the
+ * One call's context. The AbortController behind `signal` is made on first read, and only then is the
  * client's cancellation linked to it: most calls finish without reading their signal, and both cost on the
  * hot path. Aborting (deadline, cancellation, shutdown, crash) goes through `abort`, which tells the host.
  */
@@ -77,7 +42,7 @@ export class CallContext implements RequestContext {
   readonly #env: CallEnvironment;
   readonly #target: string;
   readonly #onAbort: (reason: Error) => void;
-  #abortable: Abortable | undefined;
+  #controller: AbortController | undefined;
   #reason: Error | undefined;
   #open = true;
 
@@ -91,12 +56,12 @@ export class CallContext implements RequestContext {
   }
 
   get signal(): AbortSignal {
-    if (!this.#abortable) {
-      this.#abortable = takeAbortable();
-      if (this.#reason) this.#abortable.controller.abort(this.#reason);
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
       else this.#linkCancellation();
     }
-    return this.#abortable.signal;
+    return this.#controller.signal;
   }
 
   #linkCancellation(): void {
@@ -114,7 +79,7 @@ export class CallContext implements RequestContext {
     if (this.#reason) return;
     this.#reason = reason;
     this.finish();
-    this.#abortable?.controller.abort(reason);
+    this.#controller?.abort(reason);
     this.#onAbort(reason);
   }
 
