@@ -12,6 +12,7 @@ import { connect, connectClient, textOf } from './support/in-memory.js';
 let context: PluginContext | undefined;
 let extraTool = false;
 let cancelledWith: unknown;
+let clientSignalAborted: boolean | undefined;
 let keptSignal: AbortSignal | undefined;
 
 const live = definePlugin({
@@ -26,6 +27,7 @@ const live = definePlugin({
         { name: 'chatty', inputSchema: { type: 'object' } },
         { name: 'ask', inputSchema: { type: 'object' } },
         { name: 'keep', inputSchema: { type: 'object' } },
+        { name: 'left', inputSchema: { type: 'object' } },
         ...(extraTool ? [{ name: 'extra', inputSchema: { type: 'object' as const } }] : []),
       ],
       resources: () => [{ uri: 'feed', name: 'feed' }],
@@ -34,11 +36,13 @@ const live = definePlugin({
         if (name === 'wait') {
           return new Promise((_resolve, reject) => {
             rc.signal.addEventListener('abort', () => {
+              clientSignalAborted = rc.clientSignal.aborted;
               cancelledWith = rc.signal.reason;
               reject(rc.signal.reason as Error);
             });
           });
         }
+        if (name === 'left') return { content: [{ type: 'text', text: String(rc.timeLeftMs()) }] };
         if (name === 'keep') {
           keptSignal = rc.signal;
           return { content: [{ type: 'text', text: 'kept' }] };
@@ -118,6 +122,19 @@ describe('notifications and request context', () => {
       await expect(call).rejects.toThrow();
       await client.ping();
       expect((cancelledWith as { code?: string }).code).toBe('E_CANCELLED');
+      expect(clientSignalAborted).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('tells the plugin how long its call has left before the deadline', async () => {
+    const { client, close } = await connect({ plugins: [live] });
+    try {
+      const left = Number(textOf(await client.callTool({ name: 'live__left', arguments: {} })));
+      // The default call deadline is 30 s, in milliseconds, and the call has only just started.
+      expect(left).toBeGreaterThan(1_000);
+      expect(left).toBeLessThanOrEqual(30_000);
     } finally {
       await close();
     }

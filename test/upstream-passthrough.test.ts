@@ -368,11 +368,32 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
     expect(errors).toEqual([]);
   });
 
+  it('deadline: the agent hears of it at once, and the server gets a cancellation for the request', async () => {
+    const c = await mountStdio({ extra: ['deadline_ms = 300'], tool: 'ev__trigger-long-running-operation' });
+    const slow = (await c.client.callTool({
+      name: 'ev__trigger-long-running-operation',
+      arguments: { duration: 5, steps: 5 },
+    })) as CallToolResult;
+    expect(textOf(slow)).toContain('did not finish within its deadline of 300 ms');
+    const [request] = (await requestsTo(c.wire, 'tools/call')).filter(
+      (m) => m.params?.name === 'trigger-long-running-operation',
+    );
+    expect(request?.id).toBeDefined();
+    await vi.waitFor(async () => {
+      const cancelled = (await recorded(c.wire, 'in')).filter((m) => m.method === 'notifications/cancelled');
+      expect(cancelled.map((m) => m.params?.requestId)).toEqual([request?.id]);
+    }, POLL);
+  });
+
   it('shutdown: Foresight closes the server without cancelling requests it answered long ago', async () => {
     const c = await mountStdio();
     expect(textOf(await c.client.callTool({ name: 'ev__echo', arguments: { message: 'x' } }))).toBe(
       'Echo: x',
     );
+    // Answered long ago, as the test means it: the in-memory pair hands the answer over before the server side
+    // has finished the request, and a session that closes inside that window cancels it (which the spec lets
+    // a server ignore). A round trip more and it is done.
+    await c.client.ping();
     await c.close();
     connected = undefined;
     // Everything the server read: initialize, the catalog reads, the call, and no cancellation of any of them.

@@ -36,7 +36,7 @@ export default {
         if (name === 'steps') {
           await rc.reportProgress(1, 2);
           await rc.reportProgress(2, 2);
-          return text({ progressRequested: rc.progressRequested });
+          return text({ progressRequested: rc.progressRequested, leftMs: rc.timeLeftMs() });
         }
         if (name === 'warm') {
           health = { state: 'ready' };
@@ -162,17 +162,21 @@ describe('worker relay', () => {
     }
   });
 
-  it('tells the worker plugin whether the agent asked for progress, and relays the progress it reports', async () => {
+  it('tells the worker plugin whether the agent asked for progress and how long its call has left, and relays its progress', async () => {
     const { host, client } = await connectWorkerHost();
     try {
       const progress: number[] = [];
       const asked = await client.callTool({ name: 'relay__steps', arguments: {} }, undefined, {
         onprogress: (p) => progress.push(p.progress),
       });
-      expect(JSON.parse(textOf(asked))).toEqual({ progressRequested: true });
+      const answer = JSON.parse(textOf(asked)) as { progressRequested: boolean; leftMs: number };
+      expect(answer.progressRequested).toBe(true);
       expect(progress).toEqual([1, 2]);
+      // The deadline crosses too: the default 30 s, in milliseconds, of which little has passed.
+      expect(answer.leftMs).toBeGreaterThan(1_000);
+      expect(answer.leftMs).toBeLessThanOrEqual(30_000);
       const unasked = await client.callTool({ name: 'relay__steps', arguments: {} });
-      expect(JSON.parse(textOf(unasked))).toEqual({ progressRequested: false });
+      expect(JSON.parse(textOf(unasked))).toMatchObject({ progressRequested: false });
     } finally {
       await client.close();
       await host.close();

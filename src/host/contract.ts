@@ -66,6 +66,15 @@ export interface RequestContext {
   /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
   signal: AbortSignal;
   /**
+   * Aborted when the client cancels this request (at least then: where the request has no signal of its own,
+   * this is `signal`). It is the request's own signal, so reading it costs nothing, where the first read of
+   * `signal` makes a controller. Together with `timeLeftMs()` as a timeout it suits a client library that ends
+   * requests on its own timer, as the upstream plugin's MCP client does: the deadline then ends them there too.
+   */
+  clientSignal: AbortSignal;
+  /** Milliseconds left until this call's deadline; 0 once it has passed. */
+  timeLeftMs(): number;
+  /**
    * True when the client asked for progress on this request (it sent a progress token); `reportProgress` does
    * nothing otherwise, so a plugin may skip measuring progress, or asking a server for it.
    */

@@ -52,10 +52,15 @@ export function invokePlugin<T>(
         ctx.abort(why === 'deadline' ? errors.deadline(target, deadlineMs) : errors.shuttingDown(target)),
       method !== 'shutdown',
     );
-    const ctx = new CallContext(env, target, (reason) => {
-      watched.release();
-      reject(reason);
-    });
+    const ctx = new CallContext(
+      env,
+      target,
+      (reason) => {
+        watched.release();
+        reject(reason);
+      },
+      Date.now() + deadlineMs,
+    );
     const settle = (outcome: () => void) => {
       if (!ctx.isOpen) return;
       ctx.finish();

@@ -42,14 +42,17 @@ export class CallContext implements RequestContext {
   readonly #env: CallEnvironment;
   readonly #target: string;
   readonly #onAbort: (reason: Error) => void;
+  /** When the deadline passes, in Date.now() time (shared with worker threads, unlike performance.now()). */
+  readonly #deadlineAt: number;
   #controller: AbortController | undefined;
   #reason: Error | undefined;
   #open = true;
 
-  constructor(env: CallEnvironment, target: string, onAbort: (reason: Error) => void) {
+  constructor(env: CallEnvironment, target: string, onAbort: (reason: Error) => void, deadlineAt: number) {
     this.#env = env;
     this.#target = target;
     this.#onAbort = onAbort;
+    this.#deadlineAt = deadlineAt;
     this.speculative = env.speculative ?? false;
     this.progressRequested = env.sendProgress !== undefined && !this.speculative;
     if (env.closeSSEStream) this.closeSSEStream = env.closeSSEStream;
@@ -62,6 +65,14 @@ export class CallContext implements RequestContext {
       else this.#linkCancellation();
     }
     return this.#controller.signal;
+  }
+
+  get clientSignal(): AbortSignal {
+    return this.#env.signal ?? this.signal;
+  }
+
+  timeLeftMs(): number {
+    return Math.max(0, this.#deadlineAt - Date.now());
   }
 
   #linkCancellation(): void {

@@ -16,6 +16,7 @@ import { installIsolationHandlers, runInPluginScope } from './isolation.js';
 import { loadPluginModule } from './load.js';
 import { CallContext } from './request-context.js';
 import {
+  type CallMessage,
   type ClientRequestKind,
   type HostMessage,
   RELAYED_PROVIDER_MEMBERS,
@@ -74,7 +75,7 @@ function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Pr
   return hostRequest((requestId) => ({ type: 'clientRequest', id, requestId, kind, params }));
 }
 
-function contextFor(id: number, method: string, progressRequested: boolean): CallContext {
+function contextFor(id: number, method: string, progressRequested: boolean, deadlineAt: number): CallContext {
   // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
   // from the host, which has already answered the call, so there is nothing to tell from here.
   return new CallContext(
@@ -93,6 +94,7 @@ function contextFor(id: number, method: string, progressRequested: boolean): Cal
     },
     method,
     () => {},
+    deadlineAt,
   );
 }
 
@@ -129,8 +131,8 @@ async function dispatch(
   }
 }
 
-function runCall(id: number, method: string, args: unknown[], progressRequested: boolean): void {
-  const ctx = contextFor(id, method, progressRequested);
+function runCall({ id, method, args, progressRequested, timeLeftMs }: CallMessage): void {
+  const ctx = contextFor(id, method, progressRequested, Date.now() + timeLeftMs);
   calls.set(id, ctx);
   let settled = false;
   const finish = (message: WorkerMessage) => {
@@ -188,7 +190,7 @@ function catalogNotifier(kind: CatalogKind): void {
 port.on('message', (message: HostMessage) => {
   switch (message.type) {
     case 'call':
-      runCall(message.id, message.method, message.args, message.progressRequested);
+      runCall(message);
       return;
     case 'abort':
       calls.get(message.id)?.abort(deserializeError(message.reason));

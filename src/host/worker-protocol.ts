@@ -30,9 +30,20 @@ export interface SerializedError {
   kind?: ErrorKind;
 }
 
+/** Host → worker: run one call of the plugin, with what its context needs to know. */
+export interface CallMessage {
+  type: 'call';
+  id: number;
+  method: WorkerMethod;
+  args: unknown[];
+  progressRequested: boolean;
+  /** Relative, since each thread keeps its own clock origin. */
+  timeLeftMs: number;
+}
+
 /** Host → worker. */
 export type HostMessage =
-  | { type: 'call'; id: number; method: WorkerMethod; args: unknown[]; progressRequested: boolean }
+  | CallMessage
   | { type: 'abort'; id: number; reason: SerializedError }
   | { type: 'reply'; requestId: number; value?: unknown; error?: SerializedError }
   /** The host context's `onRootsChanged` fired. */

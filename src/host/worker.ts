@@ -173,7 +173,14 @@ class WorkerThread {
         reject: (error) => (done(), reject(error)),
       });
       ctx.signal.addEventListener('abort', onAbort, { once: true });
-      this.post({ type: 'call', id, method, args, progressRequested: ctx.progressRequested });
+      this.post({
+        type: 'call',
+        id,
+        method,
+        args,
+        progressRequested: ctx.progressRequested,
+        timeLeftMs: ctx.timeLeftMs(),
+      });
     });
   }
 
@@ -356,6 +363,8 @@ function noClientContext(signal: AbortSignal): RequestContext {
   const refuse = () => Promise.reject(errors.capabilityMissing('client requests outside a call'));
   return {
     signal,
+    clientSignal: signal,
+    timeLeftMs: () => Number.MAX_SAFE_INTEGER,
     speculative: false,
     progressRequested: false,
     reportProgress: async () => {},

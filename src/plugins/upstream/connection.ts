@@ -118,10 +118,13 @@ async function allPages<Page extends { nextCursor?: string | undefined }, T>(
 }
 
 /**
- * The SDK's own request timeout (60 s by default) would cut calls the plugin's deadline allows; the deadline
- * and the agent's cancellation end requests through their signal instead. (2^31 − 1 ms, setTimeout's limit.)
+ * The SDK's own request timeout (60 s by default) would cut what the start deadline allows while the catalogs
+ * are read; that reading ends through its signal instead. (2^31 − 1 ms, setTimeout's limit.)
  */
 const NO_SDK_TIMEOUT = { timeout: 2_147_483_647 };
+
+/** How long after a call's deadline the SDK ends its request: the host's own deadline answers the agent first. */
+const DEADLINE_GRACE_MS = 250;
 
 export class UpstreamConnection {
   readonly client: Client;
@@ -141,8 +144,17 @@ export class UpstreamConnection {
   }
 
   /** Request options that leave ending a request to `signal`. */
-  static requestOptions(signal: AbortSignal) {
-    return { signal, timeout: NO_SDK_TIMEOUT.timeout };
+  /**
+   * The SDK options for a request made on behalf of a call: the agent's own cancellation, and the SDK's timer
+   * set just past the call's deadline, so that the deadline also ends the request at the server (the host has
+   * answered the agent by then). A signal of Foresight's own per call, aborting on both, cost more than the
+   * rest of the call's way through Foresight.
+   */
+  static requestOptions(call: Pick<RequestContext, 'clientSignal' | 'timeLeftMs'>) {
+    return {
+      signal: call.clientSignal,
+      timeout: Math.min(call.timeLeftMs() + DEADLINE_GRACE_MS, NO_SDK_TIMEOUT.timeout),
+    };
   }
 
   /** Connects, reads every catalog the server offers, and starts listening for its changes. */
@@ -235,7 +247,7 @@ export class UpstreamConnection {
   private async readCatalogs(signal?: AbortSignal): Promise<UpstreamCatalogs> {
     const { client } = this;
     const caps = client.getServerCapabilities() ?? {};
-    const options = signal ? UpstreamConnection.requestOptions(signal) : NO_SDK_TIMEOUT;
+    const options = signal ? { signal, ...NO_SDK_TIMEOUT } : NO_SDK_TIMEOUT;
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
       caps.tools
         ? allPages(

@@ -38,9 +38,9 @@ export function createUpstreamProvider(
     else subscribed.delete(uri);
     await supervisor.request(async (client) => {
       if (!canSubscribe(client)) return;
-      const options = UpstreamConnection.requestOptions(rc.signal);
+      const options = UpstreamConnection.requestOptions(rc);
       await (on ? client.subscribeResource({ uri }, options) : client.unsubscribeResource({ uri }, options));
-    }, rc.signal);
+    }, rc);
   };
   const supervisor = new UpstreamSupervisor(
     target,
@@ -86,7 +86,6 @@ export function createUpstreamProvider(
     callTool: async (name, args, rc) => {
       // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
-      const { signal } = rc;
       running.push(rc);
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
@@ -97,9 +96,9 @@ export function createUpstreamProvider(
                 ? { name, arguments: args }
                 : { name, arguments: args, _meta: { progressToken } },
               undefined,
-              UpstreamConnection.requestOptions(signal),
+              UpstreamConnection.requestOptions(rc),
             ) as Promise<CallToolResult>,
-          signal,
+          rc,
         );
       } finally {
         running.splice(running.indexOf(rc), 1);
@@ -109,10 +108,7 @@ export function createUpstreamProvider(
     resources: () => supervisor.catalogs().resources,
     resourceTemplates: () => supervisor.catalogs().resourceTemplates,
     readResource: (uri, rc) =>
-      supervisor.request(
-        (client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc.signal)),
-        rc.signal,
-      ),
+      supervisor.request((client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc)), rc),
     subscribe: (uri, rc) => subscription(uri, rc, true),
     unsubscribe: (uri, rc) => subscription(uri, rc, false),
     prompts: () => supervisor.catalogs().prompts,
@@ -121,16 +117,12 @@ export function createUpstreamProvider(
         (client) =>
           client.getPrompt(
             { name, ...(args ? { arguments: args } : {}) },
-            UpstreamConnection.requestOptions(rc.signal),
+            UpstreamConnection.requestOptions(rc),
           ),
-        rc.signal,
+        rc,
       ),
     complete: async (req: CompletionRequest, rc): Promise<CompletionResult> =>
-      (
-        await supervisor.request(
-          (client) => client.complete(req, UpstreamConnection.requestOptions(rc.signal)),
-          rc.signal,
-        )
-      ).completion,
+      (await supervisor.request((client) => client.complete(req, UpstreamConnection.requestOptions(rc)), rc))
+        .completion,
   };
 }

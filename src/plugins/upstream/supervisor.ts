@@ -136,11 +136,15 @@ export class UpstreamSupervisor {
   /**
    * Runs `request` on the live connection. A session the server has forgotten is initialised again and the
    * request retried once; a server found unreachable is restarted, and the request fails as unavailable.
+   * The call's signal bounds only a wait for a renewed session: read when needed, since reading it costs.
    */
-  async request<T>(request: (client: Client) => Promise<T>, signal: AbortSignal): Promise<T> {
+  async request<T>(
+    request: (client: Client) => Promise<T>,
+    call: { readonly signal: AbortSignal },
+  ): Promise<T> {
     const state = this.#state;
     // Connected is the common case: no wait, so no extra promise on every call.
-    const connection = state.kind === 'connected' ? state.connection : await this.#live(signal);
+    const connection = state.kind === 'connected' ? state.connection : await this.#live(call.signal);
     try {
       return await request(connection.client);
     } catch (error) {
@@ -155,7 +159,7 @@ export class UpstreamSupervisor {
       this.#drop(connection, failure, error);
       if (failure === 'unreachable') throw this.#unavailableError();
       this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
-      return request((await this.#live(signal)).client);
+      return request((await this.#live(call.signal)).client);
     }
   }
 
