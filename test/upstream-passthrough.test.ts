@@ -121,6 +121,14 @@ async function requestsTo(wire: string, method: string): Promise<WireMessage[]> 
   return (await recorded(wire, 'in')).filter((m) => m.method === method && m.id !== undefined);
 }
 
+/** Waits until the server has read `notifications/cancelled` for the request `id`, and for no other. */
+async function expectCancelled(wire: string, id: unknown): Promise<void> {
+  await vi.waitFor(async () => {
+    const cancelled = (await recorded(wire, 'in')).filter((m) => m.method === 'notifications/cancelled');
+    expect(cancelled.map((m) => m.params?.requestId)).toEqual([id]);
+  }, POLL);
+}
+
 /**
  * Calls the 4-step operation with a progress token: the agent's client gets every step in order with its
  * total, then the result. (Foresight handles the server's progress itself: the SDK client's `onprogress` drops
@@ -342,10 +350,7 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
       (m) => m.params?.name === 'trigger-long-running-operation',
     );
     expect(request?.id).toBeDefined();
-    await vi.waitFor(async () => {
-      const cancelled = (await recorded(c.wire, 'in')).filter((m) => m.method === 'notifications/cancelled');
-      expect(cancelled.map((m) => m.params?.requestId)).toEqual([request?.id]);
-    }, POLL);
+    await expectCancelled(c.wire, request?.id);
 
     // server-everything ignores the cancellation and runs to its last step; once that is out, the SDK under
     // it drops the result of the cancelled request. Then a call goes through, and nothing late arrived.
@@ -379,10 +384,7 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
       (m) => m.params?.name === 'trigger-long-running-operation',
     );
     expect(request?.id).toBeDefined();
-    await vi.waitFor(async () => {
-      const cancelled = (await recorded(c.wire, 'in')).filter((m) => m.method === 'notifications/cancelled');
-      expect(cancelled.map((m) => m.params?.requestId)).toEqual([request?.id]);
-    }, POLL);
+    await expectCancelled(c.wire, request?.id);
   });
 
   it('shutdown: Foresight closes the server without cancelling requests it answered long ago', async () => {
