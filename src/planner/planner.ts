@@ -140,7 +140,7 @@ export class Planner {
   private readonly queued = new Map<string, QueuedCall>();
   private readonly listings = new Map<string, Listing[]>();
   /** One per speculative call running: the host wants a signal per request, and close() aborts them. */
-  private readonly running = new Set<AbortController>();
+  private readonly speculating = new Set<AbortController>();
   private closed = false;
   private learner: TransitionLearner | undefined;
   /** Counters saved by earlier runs. */
@@ -257,7 +257,7 @@ export class Planner {
     this.dispatcher.close();
     this.queued.clear();
     const reason = errors.shuttingDown('speculative calls');
-    for (const call of this.running) call.abort(reason);
+    for (const call of this.speculating) call.abort(reason);
     this.cache.clear();
   }
 
@@ -280,9 +280,9 @@ export class Planner {
     }
     if (!target) {
       // The call goes out first: the learner hears of it while the plugin works, not before.
-      const running = host.callTool(name, prepared.args, env);
+      const answered = host.callTool(name, prepared.args, env);
       const observation = this.learner?.observeCall(session, name, argsKey);
-      return this.answer(session, prepared, model, await running, observation, undefined);
+      return this.answer(session, prepared, model, await answered, observation, undefined);
     }
 
     const observation = this.learner?.observeCall(session, name, argsKey);
@@ -529,7 +529,7 @@ export class Planner {
         const startedAtMs = this.now();
         let result: CallToolResult | undefined;
         const call = new AbortController();
-        this.running.add(call);
+        this.speculating.add(call);
         try {
           result = await this.options.host.callTool(candidate.tool, prepared.args, {
             speculative: true,
@@ -541,7 +541,7 @@ export class Planner {
             'planner: speculative call failed',
           );
         } finally {
-          this.running.delete(call);
+          this.speculating.delete(call);
         }
         if (result === undefined || result.isError === true) this.counts.failed += 1;
         flight.settle(result, ttlS, this.now() - startedAtMs);
