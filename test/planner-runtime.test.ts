@@ -133,6 +133,20 @@ describe('planner: serving the agent from speculative calls', () => {
     expect(c.host.planner.snapshot().counters).toMatchObject({ joins: 1, hits: 0 });
   });
 
+  it('aborts the speculative calls still running when the planner closes', async () => {
+    const rec = withModels();
+    const c = await start(rec);
+    rec.holdGets();
+    await call(c.client, 'rec__list');
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(3));
+    c.host.planner.close();
+    // Each ran under a signal of its own, which the planner aborted: the call's signal says cancelled.
+    await vi.waitFor(() => {
+      expect(rec.abortedGets()).toEqual(['E_CANCELLED', 'E_CANCELLED', 'E_CANCELLED']);
+      expect(rec.heldGets()).toBe(0);
+    });
+  });
+
   it('serves a cached result only while fresh (freshness_ttl_s), then calls upstream', async () => {
     const rec = recordsPlugin({ models: models({ get: { cost: { typicalKb: 1, freshnessTtlS: 1 } } }) });
     const c = await start(rec);

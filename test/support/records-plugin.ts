@@ -21,6 +21,8 @@ export interface RecordsPlugin {
   holdGets(): () => void;
   /** Calls of `get` waiting at the gate now. */
   heldGets(): number;
+  /** The error codes of the held `get` calls whose signal aborted (a held call stops waiting then). */
+  abortedGets(): string[];
   /** From now on `put` calls wait until `release()` before they write; returns the release. */
   holdPuts(): () => void;
   /** Calls served of a tool (optionally only speculative ones). */
@@ -79,6 +81,7 @@ export function recordsPlugin(options: RecordsPluginOptions = {}): RecordsPlugin
   let gate: Promise<void> | undefined;
   let putGate: Promise<void> | undefined;
   let held = 0;
+  const aborted: string[] = [];
 
   const enricher: ToolEnricher = {
     name: 'records',
@@ -109,7 +112,11 @@ export function recordsPlugin(options: RecordsPluginOptions = {}): RecordsPlugin
             const value = records.get(key);
             if (gate) {
               held += 1;
-              await gate;
+              const { signal } = ctx;
+              const onAbort = () => aborted.push(String((signal.reason as { code?: unknown }).code));
+              signal.addEventListener('abort', onAbort, { once: true });
+              await Promise.race([gate, new Promise((resolve) => signal.addEventListener('abort', resolve))]);
+              signal.removeEventListener('abort', onAbort);
               held -= 1;
             }
             if (value === undefined) return { isError: true, content: [{ type: 'text', text: `no ${key}` }] };
@@ -142,6 +149,7 @@ export function recordsPlugin(options: RecordsPluginOptions = {}): RecordsPlugin
       };
     },
     heldGets: () => held,
+    abortedGets: () => [...aborted],
     holdPuts() {
       let release!: () => void;
       putGate = new Promise<void>((resolve) => (release = resolve));
