@@ -1,5 +1,6 @@
-// Reads a provider's catalogs (synchronous plugin code) inside the plugin's scope, checking their shape.
-import type { CatalogKind, PluginProvider } from './contract.js';
+// Reads what a provider reports synchronously: its catalogs (inside the plugin's scope, their shape checked)
+// and its health.
+import type { CatalogKind, PluginHealth, PluginProvider } from './contract.js';
 import { describeThrown, errors } from './errors.js';
 import { runInPluginScope } from './isolation.js';
 import type { Catalog } from './mount.js';
@@ -71,4 +72,18 @@ export function readCatalog(provider: PluginProvider, owner: string): Catalog {
   for (const kind of ['tools', 'resources', 'prompts'] as const)
     catalog = readCatalogPart(provider, owner, kind, catalog);
   return catalog;
+}
+
+/**
+ * A plugin's own account of its health as plain data (it may cross to the host from a worker): undefined when
+ * it has none; a `health()` that throws says the plugin is down.
+ */
+export function readHealth(provider: PluginProvider): PluginHealth | undefined {
+  if (!provider.health) return undefined;
+  try {
+    const { state, detail } = provider.health();
+    return detail === undefined ? { state } : { state, detail };
+  } catch (error) {
+    return { state: 'down', detail: `health() failed: ${describeThrown(error)}` };
+  }
 }

@@ -12,7 +12,7 @@ import {
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, CompletionRequest, Logger, PluginContext, PluginHealth } from './contract.js';
-import { readCatalog, readCatalogPart } from './catalog.js';
+import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
 import { capCompletion } from './completion.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
@@ -257,14 +257,9 @@ export class PluginHost {
     }));
   }
 
-  /** A plugin's own account of its health; one that has none, or whose `health()` throws, says so. */
+  /** A plugin's own account of its health; one that gives none is taken as ready. */
   private healthOf(mount: Mount): PluginHealth {
-    if (!mount.provider.health) return { state: 'ready' };
-    try {
-      return mount.provider.health();
-    } catch (error) {
-      return { state: 'down', detail: `health() failed: ${innerMessage(error)}` };
-    }
+    return readHealth(mount.provider) ?? { state: 'ready' };
   }
 
   /**

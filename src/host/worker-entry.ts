@@ -1,15 +1,8 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ToolCategory } from '../enrich/index.js';
-import type {
-  CatalogKind,
-  Logger,
-  PluginContext,
-  PluginHealth,
-  PluginProvider,
-  RequestContext,
-} from './contract.js';
-import { readCatalog } from './catalog.js';
+import type { CatalogKind, Logger, PluginContext, PluginProvider, RequestContext } from './contract.js';
+import { readCatalog, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
 import { describeThrown, errors } from './errors.js';
 import { installIsolationHandlers, runInPluginScope } from './isolation.js';
@@ -156,17 +149,6 @@ function runCall({ id, method, args, progressRequested, timeLeftMs }: CallMessag
     (value) => finish({ type: 'result', id, value: value ?? null }),
     (error: unknown) => finish({ type: 'error', id, error: serializeError(error) }),
   );
-}
-
-/** The provider's health as plain data; a `health()` that throws says the plugin is down. */
-function readHealth(p: PluginProvider): PluginHealth | undefined {
-  if (!p.health) return undefined;
-  try {
-    const { state, detail } = p.health();
-    return detail === undefined ? { state } : { state, detail };
-  } catch (error) {
-    return { state: 'down', detail: `health() failed: ${describeThrown(error)}` };
-  }
 }
 
 let lastHealth: string | undefined;

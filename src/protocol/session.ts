@@ -147,9 +147,7 @@ export function createSession(host: PluginHost, tools: ToolService, options: Ses
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       ...[...builtins.values()].map((entry) => entry.resource),
-      ...(builtins.size === 0
-        ? host.listResources()
-        : host.listResources().filter((resource) => !builtins.has(resource.uri))),
+      ...host.listResources().filter((resource) => !builtins.has(resource.uri)),
     ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({

@@ -143,7 +143,6 @@ export class UpstreamConnection {
     this.closed = new Promise((resolve) => (client.onclose = resolve));
   }
 
-  /** Request options that leave ending a request to `signal`. */
   /**
    * The SDK options for a request made on behalf of a call: the agent's own cancellation, and the SDK's timer
    * set just past the call's deadline, so that the deadline also ends the request at the server (the host has
