@@ -117,6 +117,57 @@ export interface PipelineShape {
   jobs: JobShape[];
 }
 
+/** A workflow status an issue can be in, or move to. */
+export interface StatusShape {
+  name: string;
+  /** What the status means for work: "todo", "in_progress", "done" (or the tracker's own category word). */
+  category?: string;
+  /** Where the status applies when not everywhere: Jira issue types, a ClickUp list. */
+  scope?: string;
+  /** For one issue's reachable statuses: the workflow transition that leads there (Jira). */
+  transition?: string;
+}
+
+/** A custom field issues can carry, as the enriched tools take it. */
+export interface FieldShape {
+  /** The tracker's id: "customfield_10010" (Jira), a UUID (ClickUp). */
+  id: string;
+  name: string;
+  /** The value type the agent passes: "option", "options", "labels", "number", "date", "text", "user", "checkbox", "url", "email", … */
+  type: string;
+  /** The parameter of the enriched create/update tools that sets it: "cf_severity". */
+  param?: string;
+  /** Allowed values of option-like fields, by name. */
+  options?: string[];
+  required?: boolean;
+  /** Where the field applies when not everywhere: a Jira project and issue types, a ClickUp list. */
+  scope?: string;
+}
+
+/** A user, for assignees. */
+export interface UserShape {
+  /** What the tracker's API takes: Jira accountId (Cloud) or name (Server), ClickUp user id. */
+  id: string;
+  name: string;
+  username?: string;
+  email?: string;
+  active?: boolean;
+}
+
+/** A sprint of an agile board. */
+export interface SprintShape {
+  id: string;
+  name: string;
+  /** "active", "future", "closed". */
+  state: string;
+  board?: string;
+  /** ISO 8601 timestamps. */
+  startAt?: string;
+  endAt?: string;
+  completeAt?: string;
+  goal?: string;
+}
+
 /** Where a list sits in the whole result set, so a trimmed list can say how to get the rest. */
 export interface PageInfo {
   /** Index of the first item in the whole result set. */
@@ -137,7 +188,11 @@ export type ShapedResult =
   | { kind: 'merge_request_list'; items: MergeRequestShape[]; page?: PageInfo }
   | { kind: 'merge_request'; item: MergeRequestShape; comments?: CommentShape[] }
   | { kind: 'diff_list'; items: DiffFileShape[]; page?: PageInfo }
-  | { kind: 'pipeline'; item: PipelineShape };
+  | { kind: 'pipeline'; item: PipelineShape }
+  | { kind: 'status_list'; items: StatusShape[]; page?: PageInfo }
+  | { kind: 'field_list'; items: FieldShape[]; page?: PageInfo }
+  | { kind: 'user_list'; items: UserShape[]; page?: PageInfo }
+  | { kind: 'sprint_list'; items: SprintShape[]; page?: PageInfo };
 
 export type ShapedResultKind = ShapedResult['kind'];
 
@@ -149,4 +204,8 @@ export const SHAPED_RESULT_KINDS = [
   'merge_request',
   'diff_list',
   'pipeline',
+  'status_list',
+  'field_list',
+  'user_list',
+  'sprint_list',
 ] as const satisfies readonly ShapedResultKind[];

@@ -2,7 +2,18 @@
 import { SHAPED_RESULT_KINDS, type ShapedResult } from '../enrich/index.js';
 import type { Doc, ListSlot, Writer } from './doc.js';
 import type { ItemView } from './item-view.js';
-import { commentView, diffFileView, issueView, jobView, mergeRequestView, pipelineView } from './views.js';
+import {
+  commentView,
+  diffFileView,
+  fieldView,
+  issueView,
+  jobView,
+  mergeRequestView,
+  pipelineView,
+  sprintView,
+  statusView,
+  userView,
+} from './views.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,6 +61,10 @@ export function shapedList(data: ShapedResult): ListSlot | undefined {
         merge_request_list: mergeRequestView,
         comment_list: commentView,
         diff_list: diffFileView,
+        status_list: statusView,
+        field_list: fieldView,
+        user_list: userView,
+        sprint_list: sprintView,
       }[data.kind].noun;
       return {
         items: data.items,
@@ -79,6 +94,14 @@ export function shapedDoc(data: ShapedResult, writer: Writer): Doc {
       return { lead: [], list: list(commentView, data.items, false) };
     case 'diff_list':
       return { lead: [], list: list(diffFileView, data.items, false) };
+    case 'status_list':
+      return { lead: [], list: list(statusView, data.items, false) };
+    case 'field_list':
+      return { lead: [], list: list(fieldView, data.items, false) };
+    case 'user_list':
+      return { lead: [], list: list(userView, data.items, false) };
+    case 'sprint_list':
+      return { lead: [], list: list(sprintView, data.items, false) };
     case 'issue': {
       const lead = writer.detail(issueView, data.item);
       return data.comments === undefined ? { lead } : { lead, list: list(commentView, data.comments, true) };

@@ -2,10 +2,14 @@
 import type {
   CommentShape,
   DiffFileShape,
+  FieldShape,
   IssueShape,
   JobShape,
   MergeRequestShape,
   PipelineShape,
+  SprintShape,
+  StatusShape,
+  UserShape,
 } from '../enrich/index.js';
 import {
   type ItemView,
@@ -211,4 +215,90 @@ export const pipelineView: ItemView<PipelineShape> = {
   ],
   text: () => undefined,
   textLabel: 'Log',
+};
+
+export const statusView: ItemView<StatusShape> = {
+  noun: 'statuses',
+  heading: 'Statuses',
+  style: 'rows',
+  keyLabel: 'Status',
+  key: (status) => str(status.name),
+  title: () => undefined,
+  state: () => undefined,
+  url: () => undefined,
+  fields: [
+    wordField('Category', 'category', (status) => status.category),
+    wordField('Applies to', 'for', (status) => status.scope),
+    wordField('Transition', 'via', (status) => status.transition),
+  ],
+  text: () => undefined,
+  textLabel: 'Description',
+};
+
+export const fieldView: ItemView<FieldShape> = {
+  noun: 'fields',
+  heading: 'Custom fields',
+  style: 'rows',
+  keyLabel: 'Field',
+  key: (field) => str(field.name),
+  title: () => undefined,
+  state: () => undefined,
+  url: () => undefined,
+  fields: [
+    wordField('Type', 'type', (field) => field.type),
+    wordField('Parameter', 'param', (field) => field.param),
+    {
+      label: 'Required',
+      value: (field) => (field.required === true ? 'yes' : undefined),
+      compact: () => 'required',
+    },
+    {
+      label: 'Options',
+      value: (field) => strs(field.options),
+      compact: (text) => `one of ${text}`,
+      join: ', ',
+    },
+    wordField('Applies to', 'for', (field) => field.scope),
+    wordField('Id', 'id', (field) => field.id),
+  ],
+  text: () => undefined,
+  textLabel: 'Description',
+};
+
+export const userView: ItemView<UserShape> = {
+  noun: 'users',
+  heading: 'Users',
+  style: 'rows',
+  keyLabel: 'User',
+  key: (user) => str(user.name),
+  title: () => undefined,
+  state: (user) => (user.active === false ? 'inactive' : undefined),
+  url: () => undefined,
+  fields: [
+    wordField('Username', 'username', (user) => user.username),
+    wordField('Email', 'email', (user) => user.email),
+    wordField('Id', 'id', (user) => user.id),
+  ],
+  text: () => undefined,
+  textLabel: 'Description',
+};
+
+export const sprintView: ItemView<SprintShape> = {
+  noun: 'sprints',
+  heading: 'Sprints',
+  style: 'rows',
+  keyLabel: 'Sprint',
+  key: (sprint) => str(sprint.name),
+  title: () => undefined,
+  state: (sprint) => str(sprint.state),
+  url: () => undefined,
+  fields: [
+    wordField('Id', 'id', (sprint) => sprint.id),
+    wordField('Board', 'board', (sprint) => sprint.board),
+    dateField('Starts', 'from', (sprint) => sprint.startAt),
+    dateField('Ends', 'to', (sprint) => sprint.endAt),
+    dateField('Completed', 'completed', (sprint) => sprint.completeAt),
+  ],
+  text: (sprint) => str(sprint.goal),
+  textLabel: 'Goal',
 };

@@ -5,10 +5,20 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SHAPED_RESULT_KINDS, type ToolValueModel } from '../../src/index.js';
 import { projectFollowUp } from '../../src/planner/index.js';
-import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS } from '../../src/plugins/kit/index.js';
+import {
+  ISSUE_TOOLS,
+  MERGE_REQUEST_TOOLS,
+  SPRINT_TOOLS,
+  TRACKER_METADATA_TOOLS,
+} from '../../src/plugins/kit/index.js';
 import type { Connected } from './in-memory.js';
 
-const UNIFIED = new Set<string>([...Object.keys(ISSUE_TOOLS), ...Object.keys(MERGE_REQUEST_TOOLS)]);
+const UNIFIED = new Set<string>([
+  ...Object.keys(ISSUE_TOOLS),
+  ...Object.keys(MERGE_REQUEST_TOOLS),
+  ...Object.keys(TRACKER_METADATA_TOOLS),
+  ...Object.keys(SPRINT_TOOLS),
+]);
 
 export interface ProviderUnderTest {
   /** The plugin kind, for test names. */

@@ -3,11 +3,15 @@
 export {
   ISSUE_TOOLS,
   MERGE_REQUEST_TOOLS,
+  TRACKER_METADATA_TOOLS,
+  SPRINT_TOOLS,
   TRACKER_ONLY_FIELDS,
   DEFAULT_LIMIT,
   MAX_LIMIT,
   type IssueToolName,
   type MergeRequestToolName,
+  type TrackerMetadataToolName,
+  type SprintToolName,
   type TrackerToolName,
 } from './tools.js';
 export { parseNumberedKey, numberedKey, canonicalizeKey, type NumberedKind } from './keys.js';

@@ -31,14 +31,33 @@ const issueKey = key(
 );
 const mergeRequestKey = key('the pull or merge request: "#45" (GitHub), "!45" (GitLab), or a bare number');
 
+const day = (description: string): Schema => ({ type: 'string', format: 'date', description });
+
 /** Fields some trackers have and others do not: each provider's enricher removes what it lacks. */
 const trackerFields = {
   priority: text('priority name'),
   type: text('issue type, e.g. "Bug" or "Task"'),
+  status: text('workflow status name, e.g. "In Progress"'),
   components: names('component names'),
   points: { type: 'number', minimum: 0, description: 'story points or estimate' },
   parent: text('key of the parent issue or epic'),
+  epic: text('key of the epic, where an epic is not a parent (Jira Server "Epic Link")'),
+  sprint: text('sprint name or id'),
+  due_date: day('due date, YYYY-MM-DD'),
   customFields: { type: 'object', description: 'custom fields by name', additionalProperties: true },
+} satisfies Record<string, Schema>;
+
+/** Filters of get_issues that some trackers have and others do not: removed by the enrichers that lack them. */
+const trackerFilters = {
+  query: text(
+    "a query in the tracker's own language (Jira: JQL), used as given; other filters are added to it",
+  ),
+  statuses: names('only issues in one of these workflow statuses'),
+  created_after: day('only issues created on or after this day, YYYY-MM-DD'),
+  created_before: day('only issues created before this day, YYYY-MM-DD'),
+  updated_after: day('only issues updated on or after this day, YYYY-MM-DD'),
+  due_after: day('only issues due on or after this day, YYYY-MM-DD'),
+  due_before: day('only issues due before this day, YYYY-MM-DD'),
 } satisfies Record<string, Schema>;
 
 function tool(
@@ -86,6 +105,7 @@ export const ISSUE_TOOLS = {
       order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
       priority: trackerFields.priority,
       type: trackerFields.type,
+      ...trackerFilters,
       ...paging,
     },
   ),
@@ -292,9 +312,64 @@ export const MERGE_REQUEST_TOOLS = {
   ),
 } as const satisfies Record<string, ToolDescriptor>;
 
+/** What a tracker's workflow and fields look like, for trackers that have them (Jira, ClickUp). */
+export const TRACKER_METADATA_TOOLS = {
+  get_available_statuses: tool(
+    'get_available_statuses',
+    'issue_tracker',
+    true,
+    'The workflow statuses issues can have; with `key`, the statuses that issue can move to now.',
+    { key: key('an issue, to list only the statuses it can move to; leave out for all') },
+  ),
+  get_custom_fields: tool(
+    'get_custom_fields',
+    'issue_tracker',
+    true,
+    'The custom fields issues carry: name, value type, allowed values, and the parameter that sets each.',
+    {},
+  ),
+  get_users: tool('get_users', 'issue_tracker', true, 'Finds users by name or email, for assignees.', {
+    search: text('part of a name, username or email'),
+    ...paging,
+  }),
+} as const satisfies Record<string, ToolDescriptor>;
+
+/** Agile sprints, for trackers that have boards (Jira). */
+export const SPRINT_TOOLS = {
+  get_board_sprints: tool(
+    'get_board_sprints',
+    'issue_tracker',
+    true,
+    "A board's sprints: active and future ones unless asked otherwise.",
+    {
+      board: key("the board's id or name; leave out for the project's board"),
+      state: {
+        type: 'string',
+        enum: ['active', 'future', 'closed', 'open', 'all'],
+        default: 'open',
+        description: 'which sprints; "open" = active and future',
+      },
+      ...paging,
+    },
+  ),
+  assign_to_sprint: tool(
+    'assign_to_sprint',
+    'issue_tracker',
+    false,
+    'Moves issues into a sprint.',
+    {
+      sprint: key('the sprint: its id, or its name on the board'),
+      keys: { type: 'array', items: { type: ['string', 'integer'] }, minItems: 1, description: 'issue keys' },
+    },
+    ['sprint', 'keys'],
+  ),
+} as const satisfies Record<string, ToolDescriptor>;
+
 export type IssueToolName = keyof typeof ISSUE_TOOLS;
 export type MergeRequestToolName = keyof typeof MERGE_REQUEST_TOOLS;
-export type TrackerToolName = IssueToolName | MergeRequestToolName;
+export type TrackerMetadataToolName = keyof typeof TRACKER_METADATA_TOOLS;
+export type SprintToolName = keyof typeof SPRINT_TOOLS;
+export type TrackerToolName = IssueToolName | MergeRequestToolName | TrackerMetadataToolName | SprintToolName;
 
 /** Parameters of the unified schemas that only some trackers have. */
-export const TRACKER_ONLY_FIELDS = Object.keys(trackerFields);
+export const TRACKER_ONLY_FIELDS = [...Object.keys(trackerFields), ...Object.keys(trackerFilters)];

@@ -123,6 +123,18 @@ const SPECS: Readonly<Record<TrackerToolName, ModelSpec>> = {
     ],
   },
   get_job_logs: { read: true, valueClass: 'supporting', typicalKb: 16, freshnessTtlS: 3600 },
+  // Workflows, fields and people change rarely: a listing stays good for minutes.
+  get_available_statuses: { read: true, valueClass: 'supporting', typicalKb: 1, freshnessTtlS: 300 },
+  get_custom_fields: { read: true, valueClass: 'supporting', typicalKb: 3, freshnessTtlS: 600 },
+  get_users: { read: true, valueClass: 'supporting', typicalKb: 2, freshnessTtlS: 600 },
+  get_board_sprints: { read: true, valueClass: 'supporting', typicalKb: 2, freshnessTtlS: 120 },
+  // Which sprint an issue is in shows in its detail and in listings filtered by sprint.
+  assign_to_sprint: {
+    read: false,
+    valueClass: 'supporting',
+    typicalKb: 1,
+    invalidates: ['get_issue', 'get_issues', 'get_board_sprints'],
+  },
 };
 
 /** The published name of a sibling tool: same prefix as `tool`. */
