@@ -11,6 +11,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
@@ -18,6 +19,9 @@ import { type Connected, connect, createMemoryLogger, textOf } from './support/i
 const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const STALLS_ONE_LISTING = fileURLToPath(
+  new URL('./fixtures/upstreams/stalls-one-listing.mjs', import.meta.url),
+);
 
 let connected: Connected | undefined;
 let dir: string | undefined;
@@ -244,6 +248,21 @@ describe('upstream over stdio: when the server dies', () => {
     await c.close();
     connected = undefined;
     await vi.waitFor(() => expect(childrenRunning('foresight-hung-upstream')).toEqual([]), { timeout: 8000 });
+  });
+
+  it('a change notice ends a re-reading the server never answered, and lists what changed since', async () => {
+    const c = await mount(
+      ['[plugins.st]', 'use = "upstream"', `command = ["node", ${JSON.stringify(STALLS_ONE_LISTING)}]`].join(
+        '\n',
+      ),
+    );
+    await toolNames(c, 'st__grow');
+    // The first change: the server never answers the listing that follows.
+    await c.client.callTool({ name: 'st__grow', arguments: {} });
+    // The second change supersedes that listing; its own is answered, with both new tools.
+    await c.client.callTool({ name: 'st__grow', arguments: {} });
+    const names = await toolNames(c, 'st__grown_2');
+    expect(names).toEqual(expect.arrayContaining(['st__grow', 'st__grown_1', 'st__grown_2']));
   });
 
   it('leaves no server process behind once Foresight has closed', async () => {

@@ -135,6 +135,10 @@ export class UpstreamConnection {
   lost: string | undefined;
   /** The catalog readings, one at a time in the order asked, so an older reading never lands last. */
   private reading: Promise<void> = Promise.resolve();
+  /** The re-reading after a change notice, while its answer is awaited; a newer notice ends it. */
+  private rereading: AbortController | undefined;
+  /** Catalogs the server said changed since the last re-reading that succeeded. */
+  private readonly changedKinds = new Set<CatalogKind>();
   private constructor(
     client: Client,
     private readonly events: ConnectionEvents,
@@ -190,7 +194,13 @@ export class UpstreamConnection {
   /** Reads every catalog after the readings already asked for; the catalogs change only when one succeeds. */
   private readInOrder(signal?: AbortSignal): Promise<void> {
     const next = this.reading.then(async () => {
-      this.catalogs = await this.readCatalogs(signal);
+      try {
+        this.catalogs = await this.readCatalogs(signal);
+      } finally {
+        // The SDK keeps its listener on a request's signal: aborting it after the answer would send the
+        // server a cancellation for a request it has long answered.
+        if (signal !== undefined && this.rereading?.signal === signal) this.rereading = undefined;
+      }
     });
     this.reading = next.catch(() => {});
     return next;
@@ -203,8 +213,17 @@ export class UpstreamConnection {
   private listen(): void {
     const { client } = this;
     const reread = (kind: CatalogKind) => () => {
-      this.readInOrder().then(
-        () => this.events.catalogChanged(kind),
+      this.changedKinds.add(kind);
+      // A newer notice supersedes a re-reading still waiting: a server that never answered one listing must
+      // not hold up every later one. (The reading at connect is not ended this way; it has its own signal.)
+      this.rereading?.abort();
+      const rereading = new AbortController();
+      this.rereading = rereading;
+      this.readInOrder(rereading.signal).then(
+        () => {
+          for (const changed of this.changedKinds) this.events.catalogChanged(changed);
+          this.changedKinds.clear();
+        },
         // The next change, or a reconnect, reads it again; the last good catalog stays listed.
         () => {},
       );
