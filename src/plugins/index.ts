@@ -43,6 +43,13 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       return { plugin: loaded.default, optionsSchema: loaded.GitLabOptionsSchema };
     },
   },
+  jira: {
+    module: new URL('./jira/index.js', import.meta.url),
+    load: async () => {
+      const loaded = await import('./jira/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.JiraOptionsSchema };
+    },
+  },
   upstream: {
     module: new URL('./upstream/index.js', import.meta.url),
     load: async () => {

@@ -1,0 +1,130 @@
+// The jira plugin's HTTP client: jira.js clients for the REST API (v3 Cloud, v2 Server) and the Agile API, each request
+// bound to its call's signal, retried where safe, 429 waited out within the call's deadline, failures made readable.
+import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
+import type { PluginError } from '../../host/index.js';
+import { providerError } from '../kit/index.js';
+import { jiraFailure, retryAfterMs } from './failure.js';
+import type { JiraSettings } from './options.js';
+
+/** What a request runs under: the tool call's signal and deadline, or the metadata loader's signal. */
+export interface CallScope {
+  signal: AbortSignal;
+  /** Milliseconds until the call's deadline; without it, waits are bounded by MAX_WAIT_MS alone. */
+  timeLeftMs?(): number;
+}
+
+export interface JiraRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Under the REST API ("/issue/PROJ-7") or under /rest/agile/1.0 ("/board/3/sprint"). */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+export interface JiraClient {
+  /** A REST API request (v3 on Cloud, v2 on Server); `target` names what it is about in errors ("issue PROJ-7"). */
+  api<T>(target: string, scope: CallScope, request: JiraRequest): Promise<T>;
+  /** An Agile API request (/rest/agile/1.0, the same on both flavors). */
+  agile<T>(target: string, scope: CallScope, request: JiraRequest): Promise<T>;
+}
+
+/** Longest rate-limit wait worth holding a call for; beyond it the call fails and says when to retry. */
+const MAX_WAIT_MS = 10_000;
+/** Time a retried request needs after its wait, so a wait never eats the whole deadline. */
+const DEADLINE_MARGIN_MS = 1_000;
+const RETRY_BASE_MS = 250;
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function jiraConfig(settings: JiraSettings): Config {
+  const base = { host: settings.baseUrl, baseRequestConfig: { headers: { 'User-Agent': 'foresight-mcp' } } };
+  if (settings.flavor === 'cloud') {
+    return {
+      ...base,
+      authentication: { basic: { email: settings.email ?? '', apiToken: settings.token } },
+    };
+  }
+  // Server / Data Center personal access tokens go as a bearer header, which jira.js has no option for.
+  return {
+    ...base,
+    baseRequestConfig: {
+      headers: { ...base.baseRequestConfig.headers, Authorization: `Bearer ${settings.token}` },
+    },
+  };
+}
+
+/** `fieldLabel` names a field id the way the agent knows it, for Jira's field errors. */
+export function createJiraClient(
+  settings: JiraSettings,
+  fieldLabel: (fieldId: string) => string = (id) => id,
+): JiraClient {
+  const config = jiraConfig(settings);
+  const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
+  const agileClient = new AgileClient(config);
+
+  const refused = (error: unknown, target: string, signal: AbortSignal): PluginError =>
+    providerError(jiraFailure(error, signal, fieldLabel), {
+      provider: settings.providerName,
+      target,
+      token: settings.token,
+    });
+
+  async function send<T>(
+    client: Version3Client | Version2Client | AgileClient,
+    prefix: string,
+    target: string,
+    scope: CallScope,
+    request: JiraRequest,
+  ): Promise<T> {
+    const method = request.method ?? 'GET';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await client.sendRequest<T>(
+          {
+            method,
+            url: `${prefix}${request.path}`,
+            ...(request.query ? { params: request.query } : {}),
+            ...(request.body === undefined ? {} : { data: request.body }),
+            signal: scope.signal,
+          },
+          undefined as never,
+        );
+      } catch (error) {
+        const failure = jiraFailure(error, scope.signal);
+        if (failure.aborted || attempt >= settings.retries) throw refused(error, target, scope.signal);
+        let waitMs: number;
+        if (failure.status === 429) waitMs = retryAfterMs(error) ?? RETRY_BASE_MS * 4 ** attempt;
+        else if (IDEMPOTENT.has(method) && (failure.status === undefined || failure.status >= 500)) {
+          waitMs = RETRY_BASE_MS * 4 ** attempt;
+        } else throw refused(error, target, scope.signal);
+        const left = scope.timeLeftMs?.() ?? Number.POSITIVE_INFINITY;
+        if (waitMs > MAX_WAIT_MS || waitMs > left - DEADLINE_MARGIN_MS) {
+          throw refused(error, target, scope.signal);
+        }
+        // The deadline or a cancellation may end the wait: the call then fails as timed out, not with the abort reason.
+        await sleep(waitMs, scope.signal).catch((reason: unknown) => {
+          throw refused(reason, target, scope.signal);
+        });
+      }
+    }
+  }
+
+  return {
+    api: (target, scope, request) => send(rest, settings.apiPath, target, scope, request),
+    agile: (target, scope, request) => send(agileClient, '/rest/agile/1.0', target, scope, request),
+  };
+}

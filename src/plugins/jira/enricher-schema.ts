@@ -1,0 +1,139 @@
+// How the jira enricher fits each unified tool's schema to Jira and to the configured projects' metadata.
+import type { ToolSchema } from '../../enrich/index.js';
+import { type CustomParam, customParamSchema } from './custom-params.js';
+import type { JiraMetadata, ProjectMeta } from './metadata.js';
+import type { JiraSettings } from './options.js';
+import { PRIORITY_WORDS } from './priorities.js';
+
+/** The parameter the jira plugin adds to get_issues and create_issue: which configured project. */
+export const PROJECT_PARAM = 'projectId';
+
+const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
+
+/** What never depends on metadata: Jira's own shape of the unified tools. */
+export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSettings): void {
+  // Versions are not mapped to milestones (yet); a Jira issue has one assignee.
+  schema.removeParams(['milestone']);
+  const user = settings.flavor === 'cloud' ? 'accountId' : 'user name';
+  if (schema.param('assignees')) {
+    schema.addParam('assignees', {
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: 1,
+      description: `the assignee: one ${user}, as get_users gives it ([] to unassign)`,
+    });
+  }
+  if (schema.param('assignee'))
+    schema.setParamDescription('assignee', `only issues assigned to this ${user}`);
+  if (schema.param('author')) schema.setParamDescription('author', `only issues reported by this ${user}`);
+  switch (toolName) {
+    case 'get_issues':
+      // JQL orders by dates, priority and rank, but not by comment count.
+      schema.setEnum('sort', ['created', 'updated', 'priority']);
+      schema.setParamDescription(
+        'search',
+        'words to search for in summaries, descriptions and comments (JQL text ~)',
+      );
+      break;
+    case 'create_issue':
+      // A new issue starts in its workflow's first status; update_issue moves it on.
+      schema.removeParams(['status']);
+      break;
+    case 'update_issue':
+      schema.setParamDescription(
+        'status',
+        'move the issue to this status through its workflow (a transition); or give a transition name',
+      );
+      break;
+  }
+  if (settings.flavor === 'cloud' && schema.param('epic')) {
+    // Cloud puts an issue under its epic with `parent`; a site that still has an Epic Link field keeps `epic`.
+    schema.setParamDescription('epic', 'key of the epic (Cloud: set as the parent)');
+  }
+}
+
+/** Enums and cf_ parameters from the metadata; `projects` are those the tool can act on. */
+export function fitToMetadata(
+  schema: ToolSchema,
+  toolName: string,
+  settings: JiraSettings,
+  data: JiraMetadata,
+  params: readonly CustomParam[],
+): void {
+  const projects = [...data.projects.values()];
+  const multi = settings.projects.length > 1;
+  if (schema.param(PROJECT_PARAM)) {
+    if (!multi) schema.removeParams([PROJECT_PARAM]);
+    else {
+      schema.setEnum(PROJECT_PARAM, settings.projects);
+      if (toolName === 'create_issue') schema.setRequired(PROJECT_PARAM);
+    }
+  }
+  setNames(schema, 'type', union(projects.map((p) => p.issueTypes.map((t) => t.name))));
+  const subtasks = union(projects.map((p) => p.issueTypes.filter((t) => t.subtask).map((t) => t.name)));
+  if (toolName === 'create_issue' && schema.param('type')) {
+    const top = union(projects.map((p) => p.issueTypes.filter((t) => !t.subtask).map((t) => t.name)));
+    schema.setParamDescription(
+      'type',
+      `issue type: ${top.join(', ')}${subtasks.length ? `; with parent also ${subtasks.join(', ')}` : ''}` +
+        ` (default ${subtasks.length ? `${subtasks[0]} with parent, else ` : ''}${top.includes('Task') ? 'Task' : (top[0] ?? '')})`,
+    );
+  }
+  const priorities = union(projects.map((p) => prioritiesOf(p, data)));
+  if (setNames(schema, 'priority', priorities)) {
+    schema.setParamDescription(
+      'priority',
+      `priority: ${priorities.join(', ')}; or ${PRIORITY_WORDS.join(', ')}`,
+    );
+  }
+  setNames(schema, 'components', union(projects.map((p) => p.components.map((c) => c.name))));
+  const statuses = union(projects.map((p) => p.statuses.map((s) => s.name)));
+  setNames(schema, 'statuses', statuses);
+  if (schema.param('link_type')) fitLinkTypes(schema, data);
+  if (!data.special.points) schema.removeParams(['points']);
+  if (!data.special.sprint) schema.removeParams(['sprint']);
+  if (!data.special.epicLink && settings.flavor === 'server') schema.removeParams(['epic']);
+  if (schema.param('customFields') && (toolName === 'create_issue' || toolName === 'update_issue')) {
+    schema.removeParams(['customFields']);
+    for (const param of params)
+      schema.addParam(param.param, customParamSchema(param, settings.flavor, multi));
+  }
+}
+
+export const prioritiesOf = (project: ProjectMeta, data: JiraMetadata): string[] =>
+  project.priorities.length ? project.priorities : data.priorities;
+
+/** An enum of names on a string or array parameter, when both exist; true when set. */
+function setNames(schema: ToolSchema, name: string, values: string[]): boolean {
+  if (!schema.param(name) || values.length === 0) return false;
+  schema.setEnum(name, values);
+  return true;
+}
+
+/** link_type: the instance's link words, outward and inward, each saying which way it points. */
+function fitLinkTypes(schema: ToolSchema, data: JiraMetadata): void {
+  const words = union(data.linkTypes.map((t) => [t.outward, t.inward]));
+  if (words.length === 0) return;
+  schema.setEnum('link_type', words);
+  const relates = words.find((w) => /^relates to$/i.test(w));
+  if (relates) schema.setDefault('link_type', relates);
+  schema.setParamDescription(
+    'link_type',
+    `how key relates to target_key, in this site's words: ${data.linkTypes
+      .map((t) => `"${t.outward}" / "${t.inward}" (${t.name})`)
+      .join(', ')}`,
+  );
+}
+
+/** When the metadata is missing: say so, and how to pass custom fields without it. */
+export function describeGeneric(schema: ToolSchema, description: string, problem: string): void {
+  schema.setDescription(
+    `${description} Jira project metadata ${problem}: issue types, priorities, components and custom fields are not listed or checked here.`,
+  );
+  if (schema.param('customFields')) {
+    schema.setParamDescription(
+      'customFields',
+      'custom fields by field id ("customfield_10042"), each value in the format Jira\'s API takes',
+    );
+  }
+}

@@ -1,0 +1,147 @@
+// The jira plugin's enricher: fits the unified tools to Jira and to the configured projects, and maps the agent's
+// friendly values (priority words, option names, cf_ parameters) back to what the plugin and Jira's API take.
+import type { ToolEnricher } from '../../enrich/index.js';
+import { PluginError } from '../../host/index.js';
+import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
+import { type CustomParam, customParams, mapCustomArgs } from './custom-params.js';
+import { PROJECT_PARAM, describeGeneric, fitToJira, fitToMetadata, prioritiesOf } from './enricher-schema.js';
+import { issueKeyOf } from './keys.js';
+import type { JiraMetadata, MetadataStore, ProjectMeta } from './metadata.js';
+import type { JiraSettings } from './options.js';
+import { resolvePriority } from './priorities.js';
+
+/** Unified parameters Jira has: the rest of the tracker-only ones are removed. */
+const JIRA_FIELDS = new Set([
+  'priority',
+  'type',
+  'status',
+  'components',
+  'points',
+  'parent',
+  'epic',
+  'sprint',
+  'due_date',
+  'customFields',
+  'query',
+  'statuses',
+  'created_after',
+  'created_before',
+  'updated_after',
+  'due_after',
+  'due_before',
+]);
+
+const KEY_PARAMS = ['key', 'target_key', 'parent', 'epic'];
+
+function refuse(message: string): never {
+  throw new PluginError('invalid_input', message);
+}
+
+/** `value` as one of `names`, matched without regard to case; else an error listing them. */
+function canonical(param: string, value: unknown, names: readonly string[], where: string): string {
+  const found =
+    typeof value === 'string' ? names.find((n) => n.toLowerCase() === value.trim().toLowerCase()) : undefined;
+  return found ?? refuse(`${param}: ${JSON.stringify(value)} is not one of ${names.join(', ')}${where}`);
+}
+
+export function createJiraEnricher(
+  settings: JiraSettings,
+  metadata: MetadataStore,
+  descriptions: ReadonlyMap<string, string>,
+): ToolEnricher {
+  const sole = settings.projects.length === 1 ? settings.projects[0] : undefined;
+  // The cf_ parameters are worked out once per load, not once per tool per listing.
+  let paramsFor: { data: JiraMetadata; params: CustomParam[] } | undefined;
+  const params = (data: JiraMetadata): CustomParam[] => {
+    if (paramsFor?.data !== data) paramsFor = { data, params: customParams(data) };
+    return paramsFor.params;
+  };
+
+  /** The project a write acts on: the one configured, or the projectId given (checked by the schema's enum). */
+  const projectOf = (args: Record<string, unknown>): string | undefined => {
+    if (typeof args[PROJECT_PARAM] === 'string')
+      args[PROJECT_PARAM] = args[PROJECT_PARAM].trim().toUpperCase();
+    if (sole !== undefined) return sole;
+    const key = typeof args.key === 'string' ? issueKeyOf(args.key) : undefined;
+    return (
+      (args[PROJECT_PARAM] as string | undefined) ?? (key ? key.slice(0, key.lastIndexOf('-')) : undefined)
+    );
+  };
+
+  function mapIssueType(args: Record<string, unknown>, project: ProjectMeta, creating: boolean): void {
+    const types = project.issueTypes;
+    const top = types.filter((t) => !t.subtask).map((t) => t.name);
+    const subtasks = types.filter((t) => t.subtask).map((t) => t.name);
+    const hasParent = args.parent !== undefined;
+    if (args.type === undefined) {
+      // Jira needs a type to create an issue: a sub-task under a parent, else a Task when there is one.
+      if (creating)
+        args.type = (hasParent ? subtasks[0] : undefined) ?? (top.includes('Task') ? 'Task' : top[0]);
+      return;
+    }
+    const name = canonical(
+      'type',
+      args.type,
+      types.map((t) => t.name),
+      ` (issue types of ${project.key})`,
+    );
+    if (creating && subtasks.includes(name) && !hasParent) {
+      refuse(
+        `type: "${name}" is a sub-task type: give parent (the issue it belongs to), or use one of ${top.join(', ')}`,
+      );
+    }
+    args.type = name;
+  }
+
+  function mapProjectValues(toolName: string, args: Record<string, unknown>, data: JiraMetadata): void {
+    const key = projectOf(args);
+    const project = key === undefined ? undefined : data.projects.get(key);
+    const writes = toolName === 'create_issue' || toolName === 'update_issue';
+    if (project !== undefined && writes) {
+      mapIssueType(args, project, toolName === 'create_issue');
+      if (Array.isArray(args.components)) {
+        const names = project.components.map((c) => c.name);
+        args.components = args.components.map((c) =>
+          canonical('components', c, names, ` (components of ${project.key})`),
+        );
+      }
+    }
+    if (typeof args.priority === 'string') {
+      const names = project ? prioritiesOf(project, data) : data.priorities;
+      args.priority =
+        resolvePriority(args.priority, names) ??
+        refuse(
+          `priority: ${JSON.stringify(args.priority)} is not one of ${names.join(', ')} (or urgent, high, normal, low)`,
+        );
+    }
+    if (writes) mapCustomArgs(args, params(data), key, settings.flavor);
+  }
+
+  return {
+    name: 'jira',
+    supportedCategories: () => ['issue_tracker'],
+    enrichSchema(tool, schema) {
+      schema.removeParams(TRACKER_ONLY_FIELDS.filter((name) => !JIRA_FIELDS.has(name)));
+      fitToJira(schema, tool.name, settings);
+      const data = metadata.current();
+      if (data === undefined) {
+        describeGeneric(schema, descriptions.get(tool.name) ?? '', metadata.problem() ?? 'is missing');
+        return;
+      }
+      fitToMetadata(schema, tool.name, settings, data, params(data));
+    },
+    transformArgs(tool, args) {
+      // One spelling per issue, so the planner's cache and invalidations see "proj-7" and "PROJ-7" as one key.
+      for (const name of KEY_PARAMS) {
+        const key = issueKeyOf(args[name], sole);
+        if (key !== undefined) args[name] = key;
+      }
+      if (Array.isArray(args.keys)) args.keys = args.keys.map((k: unknown) => issueKeyOf(k, sole) ?? k);
+      const data = metadata.current();
+      if (data !== undefined) mapProjectValues(tool.name, args, data);
+    },
+    valueModel: (tool) => trackerValueModel(tool, settings.apiHost),
+    rateLimitHost: () => settings.apiHost,
+    watch: (changed) => metadata.onChange(changed),
+  };
+}

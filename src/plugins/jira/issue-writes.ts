@@ -1,0 +1,145 @@
+// The write tools of the jira plugin: create_issue, update_issue (fields, then the workflow transition), add_issue_comment.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { PluginError, type RequestContext } from '../../host/index.js';
+import { type Args, type ToolHandler, commentedResult, str, strings, writtenResult } from '../kit/index.js';
+import {
+  type JiraCommentJson,
+  type JiraIssueJson,
+  commentFromJira,
+  issueFromJira,
+  toJiraText,
+} from './issue-shape.js';
+import { type ToolDeps, customFieldNames, keyArg, scopeOf } from './tool-io.js';
+import {
+  type TransitionJson,
+  doTransition,
+  transitionTo,
+  transitionToState,
+  transitionsOf,
+} from './transitions.js';
+
+type SprintResolver = (value: unknown, ctx: RequestContext) => Promise<{ id: number }>;
+
+const CUSTOM_FIELD_ID = /^customfield_\d+$/;
+
+export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResolver) {
+  const { client, settings, metadata } = deps;
+  const user = (name: string) => (settings.flavor === 'cloud' ? { accountId: name } : { name });
+
+  /** The Jira `fields` of a create or update, from the unified parameters and the enricher's customFields. */
+  async function issueFields(args: Args, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const fields: Record<string, unknown> = {};
+    const special = metadata.current()?.special ?? {};
+    if (typeof args.title === 'string') fields.summary = args.title;
+    if (typeof args.body === 'string') fields.description = toJiraText(args.body, settings.flavor);
+    const labels = strings(args.labels);
+    if (labels) fields.labels = labels;
+    const assignees = strings(args.assignees);
+    if (assignees) fields.assignee = assignees[0] === undefined ? null : user(assignees[0]);
+    if (str(args.priority)) fields.priority = { name: args.priority };
+    if (str(args.type)) fields.issuetype = { name: args.type };
+    const components = strings(args.components);
+    if (components) fields.components = components.map((name) => ({ name }));
+    if (typeof args.due_date === 'string') fields.duedate = args.due_date === '' ? null : args.due_date;
+    if (str(args.parent)) fields.parent = { key: keyArg(deps, args.parent, 'parent') };
+    if (str(args.epic)) {
+      const epic = keyArg(deps, args.epic, 'epic');
+      // Server's Epic Link takes the epic's key; Cloud (no Epic Link any more) makes the epic the parent.
+      if (special.epicLink) fields[special.epicLink] = epic;
+      else fields.parent = { key: epic };
+    }
+    if (typeof args.points === 'number' && special.points) fields[special.points] = args.points;
+    if (args.sprint !== undefined && special.sprint)
+      fields[special.sprint] = (await resolveSprint(args.sprint, ctx)).id;
+    for (const [id, value] of Object.entries((args.customFields ?? {}) as Record<string, unknown>)) {
+      if (!CUSTOM_FIELD_ID.test(id)) {
+        throw new PluginError(
+          'invalid_input',
+          `customFields: "${id}" is not a field id; give ids such as "customfield_10042" (get_custom_fields lists them)`,
+        );
+      }
+      fields[id] = value;
+    }
+    return fields;
+  }
+
+  /** The issue as it now is, for the answer of a write. */
+  const readBack = (key: string, ctx: RequestContext) =>
+    client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
+      path: `/issue/${encodeURIComponent(key)}`,
+      query: { fields: 'summary,status,assignee,reporter,labels,priority,issuetype,parent,created,updated' },
+    });
+
+  async function createIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const project = str(args.projectId)?.toUpperCase() ?? settings.projects[0] ?? '';
+    if (!settings.projects.includes(project)) {
+      throw new PluginError(
+        'invalid_input',
+        `projectId: "${project}" is not one of ${settings.projects.join(', ')}`,
+      );
+    }
+    const fields = {
+      project: { key: project },
+      issuetype: { name: 'Task' },
+      ...(await issueFields(args, ctx)),
+    };
+    const created = await client.api<{ key: string }>(`a new issue in ${project}`, scopeOf(ctx), {
+      method: 'POST',
+      path: '/issue',
+      body: { fields },
+    });
+    const raw = await readBack(created.key, ctx);
+    return writtenResult('Created', {
+      kind: 'issue',
+      item: issueFromJira(raw, settings.baseUrl, customFieldNames(deps)),
+    });
+  }
+
+  async function updateIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const key = keyArg(deps, args.key);
+    const fields = await issueFields(args, ctx);
+    const status = str(args.status);
+    const state = args.state === 'open' || args.state === 'closed' ? args.state : undefined;
+    if (Object.keys(fields).length === 0 && status === undefined && state === undefined) {
+      throw new PluginError('invalid_input', `nothing to change on issue ${key}: give at least one field`);
+    }
+    // The transition is found first, so a status the issue cannot reach changes nothing at all.
+    let transition: TransitionJson | undefined;
+    if (status !== undefined || state !== undefined) {
+      const transitions = await transitionsOf(deps, key, ctx);
+      transition =
+        status !== undefined
+          ? transitionTo(transitions, status, key)
+          : transitionToState(transitions, state ?? 'closed', key);
+    }
+    if (Object.keys(fields).length) {
+      await client.api(`issue ${key}`, scopeOf(ctx), {
+        method: 'PUT',
+        path: `/issue/${encodeURIComponent(key)}`,
+        body: { fields },
+      });
+    }
+    if (transition) await doTransition(deps, key, transition, ctx);
+    const raw = await readBack(key, ctx);
+    return writtenResult('Updated', {
+      kind: 'issue',
+      item: issueFromJira(raw, settings.baseUrl, customFieldNames(deps)),
+    });
+  }
+
+  async function addIssueComment(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const key = keyArg(deps, args.key);
+    const raw = await client.api<JiraCommentJson>(`issue ${key}`, scopeOf(ctx), {
+      method: 'POST',
+      path: `/issue/${encodeURIComponent(key)}/comment`,
+      body: { body: toJiraText(String(args.body), settings.flavor) },
+    });
+    return commentedResult(key, commentFromJira(raw, key, settings.baseUrl));
+  }
+
+  return {
+    create_issue: createIssue,
+    update_issue: updateIssue,
+    add_issue_comment: addIssueComment,
+  } satisfies Record<string, ToolHandler>;
+}

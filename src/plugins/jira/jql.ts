@@ -1,0 +1,69 @@
+// get_issues' filters as JQL: the agent's own `query` kept as given, each unified filter added to it with AND.
+import { type Args, str, strings } from '../kit/index.js';
+
+/** A JQL string literal: quoted, with quotes and backslashes escaped. */
+export const quote = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+const ORDER_BY = /\s+ORDER\s+BY\s+(.+)$/i;
+const SORT_FIELDS: Readonly<Record<string, string>> = {
+  created: 'created',
+  updated: 'updated',
+  priority: 'priority',
+};
+
+/** The agent's query split from its own ORDER BY, which must stay last. */
+function splitOrder(query: string): { where: string; order?: string } {
+  const match = ORDER_BY.exec(` ${query}`);
+  if (!match) return { where: query.trim() };
+  return { where: ` ${query}`.slice(0, match.index).trim(), order: match[1]?.trim() };
+}
+
+/**
+ * The JQL of a get_issues call. Issues are scoped to `projects` unless the query names projects itself;
+ * `state` defaults to open issues unless a query is given (which then decides).
+ */
+export function issuesJql(args: Args, projects: readonly string[]): string {
+  const query = str(args.query);
+  const { where, order } = query ? splitOrder(query) : { where: '' };
+  const clauses: string[] = [];
+  if (where) clauses.push(`(${where})`);
+  const projectId = str(args.projectId);
+  if (projectId) clauses.push(`project = ${quote(projectId)}`);
+  else if (!/\bproject\b/i.test(where)) {
+    clauses.push(
+      projects.length === 1
+        ? `project = ${quote(projects[0] ?? '')}`
+        : `project in (${projects.map(quote).join(', ')})`,
+    );
+  }
+  const state = str(args.state) ?? (query ? 'all' : 'open');
+  if (state === 'open') clauses.push('statusCategory != Done');
+  if (state === 'closed') clauses.push('statusCategory = Done');
+  const search = str(args.search);
+  if (search) clauses.push(`text ~ ${quote(search)}`);
+  for (const label of strings(args.labels) ?? []) clauses.push(`labels = ${quote(label)}`);
+  const assignee = str(args.assignee);
+  if (assignee) clauses.push(`assignee = ${quote(assignee)}`);
+  const author = str(args.author);
+  if (author) clauses.push(`reporter = ${quote(author)}`);
+  const priority = str(args.priority);
+  if (priority) clauses.push(`priority = ${quote(priority)}`);
+  const type = str(args.type);
+  if (type) clauses.push(`issuetype = ${quote(type)}`);
+  const statuses = strings(args.statuses);
+  if (statuses?.length) clauses.push(`status in (${statuses.map(quote).join(', ')})`);
+  const dates: [string, string, '>=' | '<'][] = [
+    ['created_after', 'created', '>='],
+    ['created_before', 'created', '<'],
+    ['updated_after', 'updated', '>='],
+    ['due_after', 'due', '>='],
+    ['due_before', 'due', '<'],
+  ];
+  for (const [param, field, op] of dates) {
+    const day = str(args[param]);
+    if (day) clauses.push(`${field} ${op} ${quote(day)}`);
+  }
+  const sort = SORT_FIELDS[str(args.sort) ?? 'created'] ?? 'created';
+  const direction = str(args.order) === 'asc' ? 'ASC' : 'DESC';
+  return `${clauses.join(' AND ')} ORDER BY ${order ?? `${sort} ${direction}`}`;
+}

@@ -1,0 +1,95 @@
+// Assembles one jira plugin instance: client, project metadata, the unified tools and their enricher.
+import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
+import { errors } from '../../host/index.js';
+import { ISSUE_TOOLS, SPRINT_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler } from '../kit/index.js';
+import { createJiraClient } from './client.js';
+import { customParams } from './custom-params.js';
+import { PROJECT_PARAM } from './enricher-schema.js';
+import { createJiraEnricher } from './enricher.js';
+import { createIssueReadTools } from './issues.js';
+import { createIssueWriteTools } from './issue-writes.js';
+import { createLinkIssues } from './links.js';
+import { createMetadataStore } from './metadata.js';
+import type { JiraSettings } from './options.js';
+import { createSprintTools } from './sprints.js';
+import { createTrackerTools } from './tracker-tools.js';
+
+/** Tools that act on one configured project chosen by the agent (the others name an issue, which names its project). */
+const PROJECT_SCOPED = new Set(['get_issues', 'create_issue']);
+
+/** The unified descriptors, named for the site and projects; get_issues and create_issue gain `projectId`. */
+function descriptors(settings: JiraSettings): ToolDescriptor[] {
+  const unified: ToolDescriptor[] = [
+    ...Object.values(ISSUE_TOOLS),
+    ...Object.values(TRACKER_METADATA_TOOLS),
+    ...Object.values(SPRINT_TOOLS),
+  ];
+  const where = `${settings.providerName}, project${settings.projects.length > 1 ? 's' : ''} ${settings.projects.join(', ')}.`;
+  return unified.map((tool) => {
+    const described = { ...tool, description: `${tool.description} ${where}` };
+    if (!PROJECT_SCOPED.has(tool.name)) return described;
+    const schema = tool.inputSchema as { properties: Record<string, unknown> };
+    const projectId = {
+      type: 'string',
+      description:
+        tool.name === 'create_issue'
+          ? 'the project key to create the issue in'
+          : 'only issues of this project (default: all configured)',
+    };
+    return {
+      ...described,
+      inputSchema: { ...tool.inputSchema, properties: { [PROJECT_PARAM]: projectId, ...schema.properties } },
+    };
+  });
+}
+
+export function createJiraProvider(settings: JiraSettings, ctx: PluginContext): PluginProvider {
+  // Field errors from Jira name a field by id; the agent knows it by its cf_ parameter.
+  let fieldLabel = (id: string) => id;
+  const client = createJiraClient(settings, (id) => fieldLabel(id));
+  const metadata = createMetadataStore(client, settings, ctx.logger);
+  fieldLabel = (id) => {
+    const data = metadata.current();
+    const param = data && customParams(data).find((p) => [...p.fields.values()].some((f) => f.id === id));
+    return param ? `${param.param} (${id})` : id;
+  };
+  const deps = { client, settings, metadata };
+  const sprints = createSprintTools(deps);
+  const handlers: Record<string, ToolHandler | undefined> = {
+    ...createIssueReadTools(deps),
+    ...createIssueWriteTools(deps, sprints.resolveSprint),
+    link_issues: createLinkIssues(deps),
+    ...createTrackerTools(deps),
+    ...sprints.tools,
+  };
+  const listed = descriptors(settings);
+  const enricher = createJiraEnricher(
+    settings,
+    metadata,
+    new Map(listed.map((t) => [t.name, t.description ?? ''])),
+  );
+  return {
+    tools: () => listed,
+    enrichers: () => [enricher],
+    async callTool(name, args, rc) {
+      const handler = handlers[name];
+      if (!handler) throw errors.toolNotFound(name);
+      return handler(args, rc);
+    },
+    // Issue types, priorities, fields… load in the background: schemas stay generic until they arrive.
+    start: async () => metadata.start(),
+    shutdown: async () => metadata.stop(),
+    health: () => {
+      const problem = metadata.problem();
+      return problem === undefined || problem === 'still loading'
+        ? {
+            state: problem === undefined ? 'ready' : 'starting',
+            detail: `${settings.providerName}: ${settings.projects.join(', ')}`,
+          }
+        : {
+            state: 'ready',
+            detail: `${settings.providerName}: project metadata ${problem}; tools serve with generic schemas`,
+          };
+    },
+  };
+}
