@@ -42,7 +42,7 @@ export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSe
     case 'update_issue':
       schema.setParamDescription(
         'status',
-        'move the issue to this status through its workflow (a transition); or give a transition name',
+        'move the issue to this status through the workflow transition that leads there',
       );
       break;
   }
@@ -89,6 +89,7 @@ export function fitToMetadata(
   setNames(schema, 'components', union(projects.map((p) => p.components.map((c) => c.name))));
   const statuses = union(projects.map((p) => p.statuses.map((s) => s.name)));
   setNames(schema, 'statuses', statuses);
+  if (toolName === 'update_issue') setNames(schema, 'status', statuses);
   if (schema.param('link_type')) fitLinkTypes(schema, data);
   if (!data.special.points) schema.removeParams(['points']);
   if (!data.special.sprint) schema.removeParams(['sprint']);

@@ -169,11 +169,11 @@ export async function loadMetadata(
   projects: readonly string[],
 ): Promise<JiraMetadata> {
   const [priorityList, linkTypes, allFields] = await Promise.all([
-    client.api<{ name: string }[]>('the priorities', scope, { path: '/priority' }),
-    client.api<{ issueLinkTypes?: LinkTypeMeta[] }>('the issue link types', scope, {
+    client.api<{ name: string }[]>('the priority list', scope, { path: '/priority' }),
+    client.api<{ issueLinkTypes?: LinkTypeMeta[] }>('the issue link type list', scope, {
       path: '/issueLinkType',
     }),
-    client.api<{ id: string; name: string; schema?: JiraFieldSchema }[]>('the fields', scope, {
+    client.api<{ id: string; name: string; schema?: JiraFieldSchema }[]>('the field list', scope, {
       path: '/field',
     }),
   ]);

@@ -1,0 +1,112 @@
+// Test rig for the jira plugin: the fake Jira with its metadata routes, the real plugin mounted in a real host,
+// and a real MCP client.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { expect, vi } from 'vitest';
+import jiraPlugin from '../../src/plugins/jira/index.js';
+import { type FakeJira, type Flavor, apiOf, startFakeJira } from './fake-jira.js';
+import { PROJ, type ProjectFixture, routeMetadata } from './fake-jira-metadata.js';
+import { type Connected, connect, createMemoryLogger } from './in-memory.js';
+
+export const TOKEN = 'ATATT3xFfGF0-Sup3rSecret-jira-token';
+export const EMAIL = 'mia@example.com';
+export const TOKEN_ENV = 'FORESIGHT_TEST_JIRA_TOKEN';
+export const EMAIL_ENV = 'FORESIGHT_TEST_JIRA_EMAIL';
+
+export interface JiraRigOptions {
+  flavor?: Flavor;
+  /** The projects configured and served; default [PROJ]. */
+  projects?: ProjectFixture[];
+  /** false: no metadata routes (every metadata request gets Jira's 404); a promise holds the answers back. */
+  metadata?: false | { gate?: Promise<void> };
+  /** Plugin options besides base_url, flavor, projects and the env names (retries default to 0 here). */
+  options?: Record<string, unknown>;
+  /** Don't wait for the metadata to be in the schemas. */
+  noWait?: boolean;
+}
+
+export interface JiraRig {
+  fake: FakeJira;
+  flavor: Flavor;
+  /** "/rest/api/3" or "/rest/api/2". */
+  api: string;
+  client: Client;
+  connected: Connected;
+  logs: Record<string, unknown>[];
+  call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  tool(name: string): Promise<Tool>;
+  /** The requests sent to one method and path (under /rest/...). */
+  sent(
+    method: string,
+    path: string,
+  ): { query: Record<string, string>; body: unknown; headers: Record<string, string | undefined> }[];
+  close(): Promise<void>;
+}
+
+export const authHeader = (flavor: Flavor) =>
+  flavor === 'cloud' ? `Basic ${Buffer.from(`${EMAIL}:${TOKEN}`).toString('base64')}` : `Bearer ${TOKEN}`;
+
+export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
+  const flavor = rig.flavor ?? 'cloud';
+  const projects = rig.projects ?? [PROJ];
+  const fake = await startFakeJira();
+  process.env[TOKEN_ENV] = TOKEN;
+  process.env[EMAIL_ENV] = EMAIL;
+  fake.expectAuth('authorization', authHeader(flavor));
+  if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata?.gate);
+  const logs: Record<string, unknown>[] = [];
+  const connected = await connect({
+    planner: { enabled: false },
+    logger: createMemoryLogger(logs),
+    plugins: [
+      {
+        plugin: jiraPlugin,
+        options: {
+          base_url: fake.url,
+          flavor,
+          ...(flavor === 'cloud' ? { email_env: EMAIL_ENV } : {}),
+          token_env: TOKEN_ENV,
+          projects: projects.map((p) => p.key),
+          retries: 0,
+          ...rig.options,
+        },
+      },
+    ],
+  });
+  const { client } = connected;
+  const tool = async (name: string) => {
+    const found = (await client.listTools()).tools.find((t) => t.name === `jira__${name}`);
+    if (!found) throw new Error(`no tool jira__${name}`);
+    return found;
+  };
+  if (rig.metadata !== false && !rig.noWait && rig.metadata?.gate === undefined) {
+    await vi.waitFor(
+      async () => expect((await tool('create_issue')).inputSchema.properties?.customFields).toBeUndefined(),
+      { timeout: 5000, interval: 10 },
+    );
+  }
+  return {
+    fake,
+    flavor,
+    api: apiOf(flavor),
+    client,
+    connected,
+    logs,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name: `jira__${name}`, arguments: args })) as CallToolResult,
+    tool,
+    sent: (method, path) => fake.sent(method, path),
+    close: async () => {
+      await connected.close();
+      await fake.close();
+    },
+  };
+}
+
+export function structured(result: CallToolResult): Record<string, unknown> {
+  return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+export function text(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+}
