@@ -1,0 +1,228 @@
+// cf_ parameters on their way to Jira: each kind in the API's exact format (Cloud and Server), bad values refused with
+// what is allowed, and with several projects each value checked against the chosen project's field.
+import { afterEach, describe, expect, it } from 'vitest';
+import { markdownToAdf } from '../src/plugins/jira/adf.js';
+import { type Flavor, jira } from './support/fake-jira.js';
+import { OPS, PROJ } from './support/fake-jira-metadata.js';
+import { type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
+
+let rig: JiraRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function rigWithCreate(flavor: Flavor, projects = [PROJ]): Promise<JiraRig> {
+  const r = await startJiraRig({ flavor, projects });
+  r.fake.route('POST', `${r.api}/issue`, (request) => {
+    const project = (request.body as { fields: { project: { key: string } } }).fields.project.key;
+    return {
+      status: 201,
+      body: { id: '10008', key: `${project}-8`, self: `${r.fake.url}${r.api}/issue/10008` },
+    };
+  });
+  r.fake.route('GET', `${r.api}/issue/:key`, (_request, params) => ({
+    status: 200,
+    body: jira.issue(flavor, params.key ?? '', { summary: 'Crash on save' }),
+  }));
+  r.fake.route('GET', '/rest/agile/1.0/board', {
+    status: 200,
+    body: {
+      maxResults: 50,
+      startAt: 0,
+      isLast: true,
+      values: [{ id: 7, self: '', name: 'PROJ board', type: 'scrum' }],
+    },
+  });
+  r.fake.route('GET', '/rest/agile/1.0/board/7/sprint', {
+    status: 200,
+    body: {
+      maxResults: 50,
+      startAt: 0,
+      isLast: true,
+      values: [jira.sprint(42, 'Sprint 4', 'active'), jira.sprint(43, 'Sprint 5', 'future')],
+    },
+  });
+  return r;
+}
+
+const sentFields = (r: JiraRig) =>
+  (r.sent('POST', `${r.api}/issue`).at(-1)?.body as { fields: Record<string, unknown> }).fields;
+
+const EVERY_KIND = {
+  cf_severity: 'high',
+  cf_platforms: ['iOS', 'web'],
+  cf_reviewer: 'acc-1',
+  cf_approvers: ['acc-2', 'acc-3'],
+  cf_budget: 12.5,
+  cf_launch_date: '2024-05-01',
+  cf_go_live: '2024-05-01T12:00:00Z',
+  cf_tags: ['alpha', 'beta'],
+  cf_notes: '**Bold** note',
+  cf_short_note: 'short',
+  cf_docs: 'https://docs.example.com/x',
+  cf_region: 'Europe > France',
+  cf_target_version: '2.0',
+  cf_affected_builds: ['1.0'],
+  cf_prioritet_klienta: 'Высокий',
+  cf_u4f18_u5148_u7ea7: '低',
+};
+
+describe('create_issue on Jira Cloud', () => {
+  it('sends every custom field kind in the v3 API format, with ADF text', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', {
+      title: 'Crash on save',
+      body: 'Steps:\n\n1. open',
+      type: 'bug',
+      priority: 'urgent',
+      components: ['backend'],
+      labels: ['crash'],
+      assignees: ['acc-9'],
+      due_date: '2024-06-01',
+      points: 3,
+      sprint: 'Sprint 4',
+      ...EVERY_KIND,
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(text(result)).toMatch(
+      /^Created PROJ-8: Crash on save\nhttp:\/\/127\.0\.0\.1:\d+\/browse\/PROJ-8$/,
+    );
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'PROJ' },
+      issuetype: { name: 'Bug' },
+      summary: 'Crash on save',
+      description: markdownToAdf('Steps:\n\n1. open'),
+      priority: { name: 'Highest' },
+      components: [{ name: 'Backend' }],
+      labels: ['crash'],
+      assignee: { accountId: 'acc-9' },
+      duedate: '2024-06-01',
+      customfield_10016: 3,
+      customfield_10020: 42,
+      customfield_10100: { id: '2' },
+      customfield_10101: [{ id: '11' }, { id: '13' }],
+      customfield_10102: { accountId: 'acc-1' },
+      customfield_10103: [{ accountId: 'acc-2' }, { accountId: 'acc-3' }],
+      customfield_10104: 12.5,
+      customfield_10105: '2024-05-01',
+      customfield_10106: '2024-05-01T12:00:00.000+0000',
+      customfield_10107: ['alpha', 'beta'],
+      customfield_10108: markdownToAdf('**Bold** note'),
+      customfield_10109: 'short',
+      customfield_10110: 'https://docs.example.com/x',
+      customfield_10111: { id: '21', child: { id: '23' } },
+      customfield_10112: { id: '32' },
+      customfield_10113: [{ id: '31' }],
+      customfield_10114: { id: '41' },
+      customfield_10115: { id: '52' },
+    });
+  });
+
+  it('refuses a bad option, naming the parameter, the value and the options', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', { title: 'x', cf_severity: 'Hgh' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('cf_severity: "Hgh" is not one of Critical, High, Medium, Low');
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+  });
+
+  it.each([
+    [{ cf_region: 'Europe > Japan' }, 'cf_region: "Europe > Japan" is not one of Europe, Europe > Germany'],
+    [{ cf_platforms: ['iOS', 'Symbian'] }, 'cf_platforms: "Symbian" is not one of iOS, Android, Web'],
+    [{ cf_go_live: 'tomorrow' }, 'cf_go_live: "tomorrow" is not a date and time'],
+    [{ cf_tags: ['two words'] }, 'cf_tags'],
+    [{ priority: 'whenever' }, 'priority: "whenever" is not one of Highest, High, Medium, Low, Lowest'],
+    [
+      { type: 'Sub-task' },
+      'type: "Sub-task" is a sub-task type: give parent (the issue it belongs to), or use one of Task, Bug',
+    ],
+    [{ type: 'Story' }, 'type: "Story" is not one of Task, Bug, Sub-task (issue types of PROJ)'],
+    [{ components: ['Mobile'] }, 'components: "Mobile" is not one of Backend, Frontend'],
+  ])('refuses %j', async (args, message) => {
+    rig ??= await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', { title: 'x', ...args });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(message);
+  });
+
+  it('creates a sub-task under a parent, with the sub-task type by default', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', { title: 'Part', parent: 'proj-3' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toMatchObject({ issuetype: { name: 'Sub-task' }, parent: { key: 'PROJ-3' } });
+  });
+
+  it('passes a cf_ null through to clear the field', async () => {
+    rig = await rigWithCreate('cloud');
+    await rig.call('create_issue', { title: 'x', cf_severity: null });
+    expect(sentFields(rig).customfield_10100).toBeNull();
+  });
+});
+
+describe('create_issue on Jira Server / Data Center', () => {
+  it('sends users by name, text as wiki text, and the epic through Epic Link', async () => {
+    rig = await rigWithCreate('server');
+    const result = await rig.call('create_issue', {
+      title: 'Crash',
+      body: 'plain *text*',
+      epic: 'PROJ-1',
+      assignees: ['mia'],
+      cf_reviewer: 'jdoe',
+      cf_approvers: ['a', 'b'],
+      cf_notes: 'line one\nline two',
+      cf_severity: 'Critical',
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toMatchObject({
+      description: 'plain *text*',
+      assignee: { name: 'mia' },
+      customfield_10014: 'PROJ-1',
+      customfield_10102: { name: 'jdoe' },
+      customfield_10103: [{ name: 'a' }, { name: 'b' }],
+      customfield_10108: 'line one\nline two',
+      customfield_10100: { id: '1' },
+    });
+    expect(rig.sent('POST', '/rest/api/2/issue')[0]?.headers.authorization).toMatch(/^Bearer /);
+  });
+});
+
+describe('create_issue with several projects', () => {
+  it('requires projectId and never picks a project', async () => {
+    rig = await rigWithCreate('cloud', [PROJ, OPS]);
+    const result = await rig.call('create_issue', { title: 'x' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/projectId/);
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+  });
+
+  it("checks a merged cf_ value against the chosen project's own field", async () => {
+    rig = await rigWithCreate('cloud', [PROJ, OPS]);
+    const wrong = await rig.call('create_issue', {
+      title: 'x',
+      projectId: 'OPS',
+      type: 'Incident',
+      cf_severity: 'High',
+    });
+    expect(text(wrong)).toContain('cf_severity: "High" is not one of Sev1, Sev2');
+    const right = await rig.call('create_issue', {
+      title: 'x',
+      projectId: 'ops',
+      type: 'Incident',
+      cf_severity: 'sev2',
+    });
+    expect(right.isError, text(right)).toBeFalsy();
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'OPS' },
+      issuetype: { name: 'Incident' },
+      summary: 'x',
+      customfield_10200: { id: '62' },
+    });
+  });
+
+  it('refuses a cf_ parameter the chosen project lacks, naming the projects that have it', async () => {
+    rig = await rigWithCreate('cloud', [PROJ, OPS]);
+    const result = await rig.call('create_issue', { title: 'x', projectId: 'OPS', cf_platforms: ['iOS'] });
+    expect(text(result)).toContain('cf_platforms: project OPS has no field "Platforms"; it is in PROJ');
+  });
+});
