@@ -1,7 +1,7 @@
 // The jira plugin's HTTP client: jira.js clients for the REST API (v3 Cloud, v2 Server) and the Agile API, each request
 // bound to its call's signal, retried where safe, 429 waited out within the call's deadline, failures made readable.
 import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
-import type { PluginError } from '../../host/index.js';
+import { PluginError } from '../../host/index.js';
 import { providerError } from '../kit/index.js';
 import { jiraFailure, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';
@@ -76,12 +76,17 @@ export function createJiraClient(
   const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
   const agileClient = new AgileClient(config);
 
-  const refused = (error: unknown, target: string, signal: AbortSignal): PluginError =>
-    providerError(jiraFailure(error, signal, fieldLabel), {
-      provider: settings.providerName,
-      target,
-      token: settings.token,
-    });
+  const refused = (error: unknown, target: string, signal: AbortSignal): PluginError => {
+    const failure = jiraFailure(error, signal, fieldLabel);
+    const context = { provider: settings.providerName, target, token: settings.token };
+    // Jira answers 403 for project permissions far more often than for a token's scope: say so.
+    if (failure.status !== 403) return providerError(failure, context);
+    const words = [failure.apiMessage, ...(failure.details ?? [])].filter(Boolean).join('; ');
+    return new PluginError(
+      'invalid_input',
+      `${settings.providerName} denied access to ${target} (403); check the account's permissions in the project and the token${words ? `: ${words.replaceAll(settings.token, '[redacted]')}` : ''}`,
+    );
+  };
 
   async function send<T>(
     client: Version3Client | Version2Client | AgileClient,

@@ -44,6 +44,10 @@ function canonical(param: string, value: unknown, names: readonly string[], wher
   return found ?? refuse(`${param}: ${JSON.stringify(value)} is not one of ${names.join(', ')}${where}`);
 }
 
+/** The name in `names` that `value` spells in another case, else `value` as it is. */
+const sameName = (value: unknown, names: readonly string[]): unknown =>
+  (typeof value === 'string' && names.find((n) => n.toLowerCase() === value.trim().toLowerCase())) || value;
+
 export function createJiraEnricher(
   settings: JiraSettings,
   metadata: MetadataStore,
@@ -105,6 +109,18 @@ export function createJiraEnricher(
           canonical('components', c, names, ` (components of ${project.key})`),
         );
       }
+    }
+    // Names the schema lists as enums, in any case: the schema's check then sees the instance's spelling.
+    const projects = project ? [project] : [...data.projects.values()];
+    const statuses = projects.flatMap((p) => p.statuses.map((st) => st.name));
+    if (typeof args.status === 'string') args.status = sameName(args.status, statuses);
+    if (Array.isArray(args.statuses))
+      args.statuses = args.statuses.map((st: unknown) => sameName(st, statuses));
+    if (!writes && typeof args.type === 'string') {
+      args.type = sameName(
+        args.type,
+        projects.flatMap((p) => p.issueTypes.map((t) => t.name)),
+      );
     }
     if (typeof args.priority === 'string') {
       const names = project ? prioritiesOf(project, data) : data.priorities;
