@@ -1,0 +1,100 @@
+// How Jira's refusals reach the agent: 401 and 403 say what to check, 404 names the issue, 400 passes Jira's messages
+// and field errors (named as the agent's parameters) through, 429 waits out Retry-After, and no token ever shows.
+import { afterEach, describe, expect, it } from 'vitest';
+import { jira } from './support/fake-jira.js';
+import { TOKEN, type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
+
+let rig: JiraRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe('jira errors', () => {
+  it('401: says the token was refused, and which to check', async () => {
+    rig = await startJiraRig();
+    rig.fake.expectAuth('authorization', 'Basic something-else');
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(
+      /refused the token for issue PROJ-7 \(401\); check the token the config names: You are not authenticated/,
+    );
+  });
+
+  it('403: points at the project permissions', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
+      status: 403,
+      body: { errorMessages: ['You do not have the permission to see the specified issue.'], errors: {} },
+    });
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(text(result)).toMatch(
+      /denied access to issue PROJ-7 \(403\); check the account's permissions in the project and the token: You do not have the permission/,
+    );
+  });
+
+  it('404: names the issue', async () => {
+    rig = await startJiraRig();
+    const result = await rig.call('get_issue', { key: 'PROJ-99' });
+    expect(text(result)).toMatch(/issue PROJ-99 was not found on Jira Cloud \(127\.0\.0\.1:\d+\)/);
+  });
+
+  it('400: passes errorMessages and field errors through, fields named as parameters', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('POST', '/rest/api/3/issue', {
+      status: 400,
+      body: {
+        errorMessages: ['The issue could not be created.'],
+        errors: { customfield_10104: 'Budget must be below 1000.', summary: 'You must specify a summary of the issue.' },
+      },
+    });
+    const result = await rig.call('create_issue', { title: 'x', cf_budget: 5000 });
+    expect(text(result)).toBe(
+      'Jira Cloud (' +
+        new URL(rig.fake.url).host +
+        ') rejected the request for a new issue in PROJ: The issue could not be created.; cf_budget (customfield_10104): Budget must be below 1000.; summary: You must specify a summary of the issue.',
+    );
+  });
+
+  it('429: waits as long as Retry-After says, then retries', async () => {
+    rig = await startJiraRig({ options: { retries: 1 } });
+    let calls = 0;
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', () =>
+      ++calls === 1
+        ? { status: 429, body: { errorMessages: ['Rate limit exceeded.'] }, headers: { 'retry-after': '1' } }
+        : { status: 200, body: jira.issue('cloud', 'PROJ-7') },
+    );
+    const started = Date.now();
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('429: a wait longer than a call can hold fails at once and says when to retry', async () => {
+    rig = await startJiraRig({ options: { retries: 2 } });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
+      status: 429,
+      body: { errorMessages: ['Rate limit exceeded.'] },
+      headers: { 'retry-after': '120' },
+    });
+    const started = Date.now();
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(text(result)).toMatch(/rate limit reached for issue PROJ-7; it resets at \d{4}-\d{2}-\d{2}T/);
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('never shows the token, even when Jira echoes it', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('POST', '/rest/api/3/issue/PROJ-7/comment', {
+      status: 400,
+      body: { errorMessages: [`token ${TOKEN} is not allowed here`], errors: { body: `bad ${TOKEN}` } },
+    });
+    const result = await rig.call('add_issue_comment', { key: 'PROJ-7', body: 'hi' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('[redacted]');
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+    expect(JSON.stringify(rig.logs)).not.toContain(TOKEN);
+  });
+});
