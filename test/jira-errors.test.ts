@@ -45,7 +45,10 @@ describe('jira errors', () => {
       status: 400,
       body: {
         errorMessages: ['The issue could not be created.'],
-        errors: { customfield_10104: 'Budget must be below 1000.', summary: 'You must specify a summary of the issue.' },
+        errors: {
+          customfield_10104: 'Budget must be below 1000.',
+          summary: 'You must specify a summary of the issue.',
+        },
       },
     });
     const result = await rig.call('create_issue', { title: 'x', cf_budget: 5000 });

@@ -3,7 +3,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, vi } from 'vitest';
-import jiraPlugin from '../../src/plugins/jira/index.js';
+import { definePlugin } from '../../src/host/index.js';
+import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
+import { jiraSettings } from '../../src/plugins/jira/options.js';
+import { createJiraProvider } from '../../src/plugins/jira/provider.js';
 import { type FakeJira, type Flavor, apiOf, startFakeJira } from './fake-jira.js';
 import { PROJ, type ProjectFixture, routeMetadata } from './fake-jira-metadata.js';
 import { type Connected, connect, createMemoryLogger } from './in-memory.js';
@@ -23,6 +26,8 @@ export interface JiraRigOptions {
   options?: Record<string, unknown>;
   /** Don't wait for the metadata to be in the schemas. */
   noWait?: boolean;
+  /** Reload the metadata this often (the config allows no less than 10 s, so tests inject it here). */
+  metadataTtlMs?: number;
 }
 
 export interface JiraRig {
@@ -43,6 +48,15 @@ export interface JiraRig {
   close(): Promise<void>;
 }
 
+/** The jira plugin with its metadata TTL set in milliseconds. */
+const withTtl = (ttlMs: number) =>
+  definePlugin({
+    id: 'jira',
+    version: '0.0.0-test',
+    build: (ctx) =>
+      createJiraProvider({ ...jiraSettings(JiraOptionsSchema.parse(ctx.config)), metadataTtlMs: ttlMs }, ctx),
+  });
+
 export const authHeader = (flavor: Flavor) =>
   flavor === 'cloud' ? `Basic ${Buffer.from(`${EMAIL}:${TOKEN}`).toString('base64')}` : `Bearer ${TOKEN}`;
 
@@ -60,7 +74,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
     logger: createMemoryLogger(logs),
     plugins: [
       {
-        plugin: jiraPlugin,
+        plugin: rig.metadataTtlMs === undefined ? jiraPlugin : withTtl(rig.metadataTtlMs),
         options: {
           base_url: fake.url,
           flavor,

@@ -1,0 +1,105 @@
+// The jira plugin's project metadata over time: a change found on reload rebuilds the schemas and tells the client
+// (notifications/tools/list_changed); an unchanged reload tells nobody; a failed first load serves generic schemas
+// that say so, until a later load succeeds.
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jira } from './support/fake-jira.js';
+import { PROJ, PROJ_CUSTOM, routeMetadata } from './support/fake-jira-metadata.js';
+import { type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
+
+let rig: JiraRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+type Props = Record<string, { enum?: unknown[]; description?: string } | undefined>;
+const severity = async (r: JiraRig) =>
+  ((await r.tool('create_issue')).inputSchema.properties as Props).cf_severity;
+
+function listChanged(r: JiraRig): { count: () => number; next: Promise<void> } {
+  let count = 0;
+  let resolve = () => {};
+  const next = new Promise<void>((done) => (resolve = done));
+  r.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    count++;
+    resolve();
+  });
+  return { count: () => count, next };
+}
+
+describe('jira metadata refresh', () => {
+  it('rebuilds the schemas and sends list_changed when a reload finds a new option', async () => {
+    rig = await startJiraRig({ metadataTtlMs: 100 });
+    expect((await severity(rig))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    const changed = listChanged(rig);
+    const withBlocker = {
+      ...PROJ,
+      fields: {
+        ...PROJ.fields,
+        '10001':
+          PROJ.fields['10001']?.map((f) =>
+            (f as { fieldId: string }).fieldId === 'customfield_10100'
+              ? {
+                  ...(f as object),
+                  allowedValues: [
+                    jira.option('0', 'Blocker'),
+                    ...((PROJ_CUSTOM[0]?.allowedValues ?? []) as unknown[]),
+                  ],
+                }
+              : f,
+          ) ?? [],
+      },
+    };
+    routeMetadata(rig.fake, 'cloud', [withBlocker]);
+    await changed.next;
+    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+    const result = await rig.call('create_issue', { title: 'x', cf_severity: 'Hgh' });
+    expect(text(result)).toContain('cf_severity: "Hgh" is not one of Blocker, Critical, High, Medium, Low');
+  });
+
+  it('sends nothing when a reload finds the same metadata', async () => {
+    rig = await startJiraRig({ metadataTtlMs: 50 });
+    const changed = listChanged(rig);
+    const loads = () => rig?.sent('GET', '/rest/api/3/priority').length ?? 0;
+    const before = loads();
+    await vi.waitFor(() => expect(loads()).toBeGreaterThanOrEqual(before + 2), {
+      timeout: 5000,
+      interval: 20,
+    });
+    expect(changed.count()).toBe(0);
+  });
+
+  it('serves generic schemas that say why while loading fails, then the enriched ones once it succeeds', async () => {
+    rig = await startJiraRig({ metadata: false, metadataTtlMs: 100 });
+    await vi.waitFor(
+      async () => expect((await rig?.tool('get_issues'))?.description).toMatch(/could not be loaded/),
+      {
+        timeout: 5000,
+        interval: 10,
+      },
+    );
+    // The tools still work without metadata: custom fields by id, in the API's own format.
+    rig.fake.route('POST', '/rest/api/3/issue', { status: 201, body: { id: '1', key: 'PROJ-1', self: '' } });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-1', { status: 200, body: jira.issue('cloud', 'PROJ-1') });
+    const created = await rig.call('create_issue', {
+      title: 'x',
+      customFields: { customfield_10100: { id: '2' } },
+    });
+    expect(created.isError, text(created)).toBeFalsy();
+    expect(rig.sent('POST', '/rest/api/3/issue')[0]?.body).toEqual({
+      fields: {
+        project: { key: 'PROJ' },
+        issuetype: { name: 'Task' },
+        summary: 'x',
+        customfield_10100: { id: '2' },
+      },
+    });
+    const changed = listChanged(rig);
+    routeMetadata(rig.fake, 'cloud', [PROJ]);
+    await changed.next;
+    const tool = await rig.tool('create_issue');
+    expect(tool.description).not.toMatch(/could not be loaded/);
+    expect((tool.inputSchema.properties as Props).cf_severity).toBeDefined();
+  });
+});
