@@ -50,6 +50,13 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       return { plugin: loaded.default, optionsSchema: loaded.JiraOptionsSchema };
     },
   },
+  clickup: {
+    module: new URL('./clickup/index.js', import.meta.url),
+    load: async () => {
+      const loaded = await import('./clickup/index.js');
+      return { plugin: loaded.default, optionsSchema: loaded.ClickUpOptionsSchema };
+    },
+  },
   upstream: {
     module: new URL('./upstream/index.js', import.meta.url),
     load: async () => {

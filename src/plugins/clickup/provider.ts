@@ -1,0 +1,63 @@
+// Assembles one clickup plugin instance: client, list metadata, the unified issue tools and their enricher.
+import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
+import { errors } from '../../host/index.js';
+import { ISSUE_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler } from '../kit/index.js';
+import { createClickUpClient } from './client.js';
+import { createClickUpEnricher } from './enricher.js';
+import { createMetadataStore } from './metadata.js';
+import { createMetadataTools } from './metadata-tools.js';
+import type { ClickUpSettings } from './options.js';
+import { createTaskReadTools } from './tasks-read.js';
+import { createTaskWriteTools } from './tasks-write.js';
+
+/** Tools that work on one list at a time: with several lists they take a `list` (create_issue requires it). */
+const LIST_SCOPED: Readonly<Record<string, string>> = {
+  get_issues: 'the list to read (a name or id); leave out for all configured lists',
+  create_issue: 'the list to create the task in (a name or id)',
+};
+
+function descriptors(settings: ClickUpSettings): ToolDescriptor[] {
+  const several = settings.listIds.length > 1;
+  const where = `ClickUp list${several ? 's' : ''} ${settings.listIds.join(', ')}.`;
+  return [...Object.values(ISSUE_TOOLS), ...Object.values(TRACKER_METADATA_TOOLS)].map((tool) => {
+    const described: ToolDescriptor = { ...tool, description: `${tool.description} ${where}` };
+    const listText = LIST_SCOPED[tool.name];
+    if (!several || listText === undefined) return described;
+    const schema = tool.inputSchema as { properties: Record<string, unknown>; required?: string[] };
+    const required = tool.name === 'create_issue' ? [...(schema.required ?? []), 'list'] : schema.required;
+    return {
+      ...described,
+      inputSchema: {
+        ...tool.inputSchema,
+        properties: { list: { type: 'string', description: listText }, ...schema.properties },
+        ...(required ? { required } : {}),
+      },
+    };
+  });
+}
+
+export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginContext): PluginProvider {
+  const client = createClickUpClient(settings);
+  const metadata = createMetadataStore(client, settings, ctx.logger);
+  const deps = { client, settings, metadata };
+  const handlers: Record<string, ToolHandler | undefined> = {
+    ...createTaskReadTools(deps),
+    ...createTaskWriteTools(deps),
+    ...createMetadataTools(deps),
+  };
+  const listed = descriptors(settings);
+  const descriptions = new Map(listed.map((tool) => [tool.name, tool.description ?? '']));
+  const enricher = createClickUpEnricher(settings, metadata, descriptions);
+  return {
+    tools: () => listed,
+    enrichers: () => [enricher],
+    async callTool(name, args, rc) {
+      const handler = handlers[name];
+      if (!handler) throw errors.toolNotFound(name);
+      return handler(args, rc);
+    },
+    // Statuses, fields and members load in the background: the schemas stay generic until they arrive.
+    start: async () => metadata.start(),
+    shutdown: async () => metadata.stop(),
+  };
+}

@@ -1,0 +1,122 @@
+// Test seam for the ClickUp plugin: the loopback REST fake with ClickUp's prefix and error bodies, the lists'
+// metadata routes, and a rig that mounts the real plugin in a real host behind a real MCP client.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect, vi } from 'vitest';
+import clickup from '../../src/plugins/clickup/index.js';
+import { FIELDS, LIST_ID, MEMBERS, type Body, list } from './fake-clickup-bodies.js';
+import { type FakeRest, startFakeRest } from './fake-rest.js';
+import { type Connected, connect, createMemoryLogger } from './in-memory.js';
+
+export const API_PREFIX = '/api/v2';
+export const TOKEN = 'pk_3141592_SECRETTOKENVALUE0123456789';
+export const TOKEN_ENV = 'FORESIGHT_TEST_CLICKUP_TOKEN';
+
+export function startFakeClickUp(): Promise<FakeRest> {
+  return startFakeRest({
+    name: 'clickup',
+    prefix: API_PREFIX,
+    unauthorized: { status: 401, body: { err: 'Oauth token not found', ECODE: 'OAUTH_019' } },
+    notFound: { status: 404, body: { err: 'Route not found', ECODE: 'APP_001' } },
+  });
+}
+
+export interface ListSpec {
+  id: string;
+  name: string;
+  fields?: Body[];
+  members?: Body[];
+  statuses?: Body[];
+}
+
+/** Answers GET /list/{id}, /list/{id}/field and /list/{id}/member for each list; `gate` holds the fields back. */
+export function routeMetadata(fake: FakeRest, lists: ListSpec[], gate?: Promise<void>): void {
+  for (const spec of lists) {
+    fake.route('GET', `/list/${spec.id}`, { status: 200, body: list(spec.id, spec.name, spec.statuses) });
+    fake.route('GET', `/list/${spec.id}/field`, async () => {
+      await gate;
+      return { status: 200, body: { fields: spec.fields ?? Object.values(FIELDS) } };
+    });
+    fake.route('GET', `/list/${spec.id}/member`, { status: 200, body: { members: spec.members ?? MEMBERS } });
+  }
+}
+
+export interface ClickUpRig {
+  fake: FakeRest;
+  client: Client;
+  connected: Connected;
+  logs: Record<string, unknown>[];
+  call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Tool name (local) → its input schema's properties. */
+  schemas(): Promise<Map<string, Record<string, Record<string, unknown>>>>;
+  /** Resolves once the lists' statuses are in the schemas. */
+  metadataLoaded(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RigOptions {
+  lists?: ListSpec[] | false;
+  options?: Record<string, unknown>;
+  gate?: Promise<void>;
+}
+
+export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig> {
+  const fake = await startFakeClickUp();
+  process.env[TOKEN_ENV] = TOKEN;
+  fake.expectAuth('authorization', TOKEN);
+  const lists = rig.lists === false ? [] : (rig.lists ?? [{ id: LIST_ID, name: 'Backlog' }]);
+  routeMetadata(fake, lists, rig.gate);
+  const logs: Record<string, unknown>[] = [];
+  const connected = await connect({
+    planner: { enabled: false },
+    logger: createMemoryLogger(logs),
+    plugins: [
+      {
+        plugin: clickup,
+        options: {
+          lists: lists.length ? lists.map((l) => l.id) : [LIST_ID],
+          token_env: TOKEN_ENV,
+          base_url: `${fake.url}${API_PREFIX}`,
+          retries: 0,
+          ...rig.options,
+        },
+      },
+    ],
+  });
+  const { client } = connected;
+  const schemas = async () => {
+    const { tools } = await client.listTools();
+    return new Map(
+      tools.map((t) => [
+        t.name.replace(/^clickup__/, ''),
+        (t.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>,
+      ]),
+    );
+  };
+  return {
+    fake,
+    client,
+    connected,
+    logs,
+    call: async (tool, args = {}) =>
+      (await client.callTool({ name: `clickup__${tool}`, arguments: args })) as CallToolResult,
+    schemas,
+    metadataLoaded: () =>
+      vi.waitFor(
+        async () => {
+          const status = (await schemas()).get('create_issue')?.status;
+          expect(status?.enum).toBeDefined();
+        },
+        { timeout: 5000, interval: 10 },
+      ),
+    close: async () => {
+      await connected.close();
+      await fake.close();
+    },
+  };
+}
+
+export const structured = (result: CallToolResult) =>
+  (result.structuredContent ?? {}) as Record<string, unknown>;
+export const text = (result: CallToolResult) =>
+  result.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
