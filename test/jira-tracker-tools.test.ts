@@ -1,0 +1,152 @@
+// The jira plugin's tracker metadata and sprint tools: statuses (project-wide and reachable), custom fields with their
+// parameters, users on Cloud and Server, a board's sprints, and moving issues into a sprint by name.
+import { afterEach, describe, expect, it } from 'vitest';
+import { jira } from './support/fake-jira.js';
+import { OPS, PROJ } from './support/fake-jira-metadata.js';
+import { type JiraRig, startJiraRig, structured, text } from './support/fake-jira-harness.js';
+
+let rig: JiraRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe('get_available_statuses', () => {
+  it("lists each project's statuses with their category and issue types", async () => {
+    rig = await startJiraRig({ projects: [PROJ, OPS] });
+    const data = structured(await rig.call('get_available_statuses')) as { items: unknown[] };
+    expect(data.items).toEqual([
+      { name: 'To Do', category: 'new', scope: 'PROJ: Task, Bug, Sub-task' },
+      { name: 'In Progress', category: 'indeterminate', scope: 'PROJ: Task, Bug, Sub-task' },
+      { name: 'Done', category: 'done', scope: 'PROJ: Task, Bug, Sub-task' },
+      { name: 'Open', category: 'new', scope: 'OPS: Incident' },
+      { name: 'Resolved', category: 'done', scope: 'OPS: Incident' },
+    ]);
+  });
+
+  it('with a key, lists the statuses reachable now and the transition to each', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7/transitions', {
+      status: 200,
+      body: { transitions: [jira.transition('31', 'Close', jira.status('Done', 'done'))] },
+    });
+    const data = structured(await rig.call('get_available_statuses', { key: 'PROJ-7' })) as {
+      items: unknown[];
+    };
+    expect(data.items).toEqual([{ name: 'Done', category: 'done', transition: 'Close' }]);
+  });
+});
+
+describe('get_custom_fields', () => {
+  it('gives each field its parameter, kind, options and where it is required', async () => {
+    rig = await startJiraRig();
+    const data = structured(await rig.call('get_custom_fields')) as { items: Record<string, unknown>[] };
+    const severity = data.items.find((f) => f.id === 'customfield_10100');
+    expect(severity).toEqual({
+      id: 'customfield_10100',
+      name: 'Severity',
+      type: 'option',
+      param: 'cf_severity',
+      options: ['Critical', 'High', 'Medium', 'Low'],
+      required: true,
+      scope: 'Task, Bug (required for Bug); one option',
+    });
+    expect(data.items.find((f) => f.name === 'Приоритет клиента')?.param).toBe('cf_prioritet_klienta');
+    expect(data.items).toHaveLength(16);
+  });
+});
+
+describe('get_users', () => {
+  it('searches Cloud users by query and gives their accountId', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('GET', '/rest/api/3/user/search', {
+      status: 200,
+      body: [
+        jira.user('cloud', 'acc-1', 'Mia Krystof'),
+        { ...jira.user('cloud', 'app-1', 'Automation'), accountType: 'app' },
+      ],
+    });
+    const data = structured(await rig.call('get_users', { search: 'mia', limit: 10 })) as {
+      items: unknown[];
+    };
+    expect(rig.sent('GET', '/rest/api/3/user/search')[0]?.query).toEqual({
+      query: 'mia',
+      startAt: '0',
+      maxResults: '10',
+    });
+    expect(data.items).toEqual([{ id: 'acc-1', name: 'Mia Krystof', active: true }]);
+  });
+
+  it('searches Server users by username and gives their name', async () => {
+    rig = await startJiraRig({ flavor: 'server' });
+    rig.fake.route('GET', '/rest/api/2/user/search', {
+      status: 200,
+      body: [jira.user('server', 'mia', 'Mia Krystof')],
+    });
+    const data = structured(await rig.call('get_users')) as { items: unknown[] };
+    expect(rig.sent('GET', '/rest/api/2/user/search')[0]?.query.username).toBe('.');
+    expect(data.items).toEqual([
+      { id: 'mia', name: 'Mia Krystof', username: 'mia', email: 'mia@example.com', active: true },
+    ]);
+  });
+});
+
+describe('sprints', () => {
+  const routeBoard = (r: JiraRig) => {
+    r.fake.route('GET', '/rest/agile/1.0/board', {
+      status: 200,
+      body: {
+        maxResults: 50,
+        startAt: 0,
+        isLast: true,
+        values: [{ id: 7, self: '', name: 'PROJ board', type: 'scrum' }],
+      },
+    });
+    r.fake.route('GET', '/rest/agile/1.0/board/7/sprint', {
+      status: 200,
+      body: {
+        maxResults: 20,
+        startAt: 0,
+        isLast: true,
+        values: [jira.sprint(42, 'Sprint 4', 'active'), jira.sprint(43, 'Sprint 5', 'future')],
+      },
+    });
+  };
+
+  it("lists the project's board's open sprints", async () => {
+    rig = await startJiraRig();
+    routeBoard(rig);
+    const data = structured(await rig.call('get_board_sprints')) as { items: Record<string, unknown>[] };
+    expect(rig.sent('GET', '/rest/agile/1.0/board')[0]?.query.projectKeyOrId).toBe('PROJ');
+    expect(rig.sent('GET', '/rest/agile/1.0/board/7/sprint')[0]?.query.state).toBe('active,future');
+    expect(data.items[0]).toEqual({
+      id: '42',
+      name: 'Sprint 4',
+      state: 'active',
+      board: '7',
+      startAt: '2024-03-04T09:00:00.000Z',
+      endAt: '2024-03-18T17:00:00.000Z',
+      goal: 'Goal of Sprint 4',
+    });
+  });
+
+  it('moves issues into a sprint found by name', async () => {
+    rig = await startJiraRig();
+    routeBoard(rig);
+    rig.fake.route('POST', '/rest/agile/1.0/sprint/43/issue', { status: 204 });
+    const result = await rig.call('assign_to_sprint', { sprint: 'sprint 5', keys: ['proj-1', 2] });
+    expect(text(result)).toBe('Moved PROJ-1, PROJ-2 to sprint Sprint 5 (43)');
+    expect(rig.sent('POST', '/rest/agile/1.0/sprint/43/issue')[0]?.body).toEqual({
+      issues: ['PROJ-1', 'PROJ-2'],
+    });
+  });
+
+  it('names the sprints there are when the name matches none', async () => {
+    rig = await startJiraRig();
+    routeBoard(rig);
+    const result = await rig.call('assign_to_sprint', { sprint: 'Sprint 9', keys: ['PROJ-1'] });
+    expect(text(result)).toContain(
+      'sprint: no active or future sprint "Sprint 9" on board 7; sprints: Sprint 4 (42), Sprint 5 (43)',
+    );
+  });
+});
