@@ -57,7 +57,7 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 const REAL_CLOCK: ClientClock = { now: () => Date.now(), sleep: abortableSleep };
 
-function buildUrl(baseUrl: string, request: ClickUpRequest): URL {
+export function buildUrl(baseUrl: string, request: ClickUpRequest): URL {
   const url = new URL(`${baseUrl}${request.path}`);
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value === undefined) continue;
