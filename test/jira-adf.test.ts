@@ -310,6 +310,12 @@ describe('markdownToAdf', () => {
     ]);
   });
 
+  it('keeps the link target of a linked image (a badge), and reads CRLF line endings', () => {
+    expect(adf('[![build](https://ci.io/badge.svg)](https://ci.io/run/1)\r\nnext')).toEqual([
+      p(t('build', link('https://ci.io/run/1')), br, t('next')),
+    ]);
+  });
+
   it('keeps raw HTML and footnotes as text rather than dropping them', () => {
     expect(adf('<div>\nblock\n</div>\n\nSee[^1] <kbd>x</kbd>\n\n[^1]: The note')).toEqual([
       p(t('<div>'), br, t('block'), br, t('</div>')),
@@ -467,6 +473,123 @@ describe('adfToMarkdown', () => {
   });
 });
 
+describe('adfToMarkdown on what Jira sends', () => {
+  it('writes a typical Jira Cloud description', () => {
+    const fromJira = {
+      type: 'doc',
+      version: 1,
+      content: [
+        { type: 'heading', attrs: { level: 2 }, content: [t('Context')] },
+        p(
+          { type: 'mention', attrs: { id: '557058:f58131cb', text: '@Grace Hopper', accessLevel: '' } },
+          t(' please look at '),
+          { type: 'inlineCard', attrs: { url: 'https://acme.atlassian.net/browse/OPS-12' } },
+          t(' '),
+          { type: 'emoji', attrs: { shortName: ':warning:', id: 'atlassian-warning', text: ':warning:' } },
+        ),
+        { type: 'paragraph', content: [] },
+        {
+          type: 'panel',
+          attrs: { panelType: 'info' },
+          content: [p(t('Deploy window: '), { type: 'date', attrs: { timestamp: '1767916800000' } })],
+        },
+        {
+          type: 'table',
+          attrs: { isNumberColumnEnabled: false, layout: 'default', localId: 'a1' },
+          content: [
+            {
+              type: 'tableRow',
+              content: [cell('tableHeader', t('Service', strong)), cell('tableHeader', t('Owner'))],
+            },
+            {
+              type: 'tableRow',
+              content: [
+                cell('tableCell', t('api')),
+                cell('tableCell', { type: 'mention', attrs: { id: '1', text: '@Ada' } }),
+              ],
+            },
+          ],
+        },
+        {
+          type: 'mediaSingle',
+          attrs: { layout: 'center', width: 50 },
+          content: [
+            {
+              type: 'media',
+              attrs: { id: 'c0ffee', type: 'file', collection: '', width: 1200, height: 800 },
+            },
+          ],
+        },
+        {
+          type: 'expand',
+          attrs: { title: 'Stack trace' },
+          content: [
+            {
+              type: 'codeBlock',
+              attrs: { language: 'java' },
+              content: [t('java.lang.NullPointerException\n\tat Main.run')],
+            },
+          ],
+        },
+        p(t('Status: '), { type: 'status', attrs: { text: 'BLOCKED', color: 'red', localId: 's1' } }),
+      ],
+    };
+    expect(adfToMarkdown(fromJira)).toBe(
+      [
+        '## Context',
+        '',
+        '@Grace Hopper please look at <https://acme.atlassian.net/browse/OPS-12> :warning:',
+        '',
+        '> [!INFO]',
+        '> Deploy window: 2026-01-09',
+        '',
+        '| **Service** | Owner |',
+        '| - | - |',
+        '| api | @Ada |',
+        '',
+        '[attachment]',
+        '',
+        '**Stack trace**',
+        '',
+        '```java',
+        'java.lang.NullPointerException',
+        '\tat Main.run',
+        '```',
+        '',
+        'Status: [BLOCKED]',
+      ].join('\n'),
+    );
+  });
+
+  it('writes a cell holding lists, tasks and code on one line, parts apart by <br>', () => {
+    const tasks = {
+      type: 'taskList',
+      attrs: { localId: 'l' },
+      content: [
+        { type: 'taskItem', attrs: { localId: 'a', state: 'DONE' }, content: [t('done')] },
+        { type: 'taskItem', attrs: { localId: 'b', state: 'TODO' }, content: [t('open')] },
+      ],
+    };
+    const bullets = { type: 'bulletList', content: [li(p(t('one'))), li(p(t('two')))] };
+    const code = { type: 'codeBlock', content: [t('a\nb')] };
+    const table = {
+      type: 'table',
+      content: [{ type: 'tableRow', content: [{ type: 'tableCell', content: [tasks, bullets, code] }] }],
+    };
+    expect(adfToMarkdown(doc(table))).toBe('| [x] done<br>[ ] open<br>one<br>two<br>`a b` |\n| - |');
+  });
+
+  it('writes emphasis inside a word so that it still reads as emphasis', () => {
+    const md = adfToMarkdown(doc(p(t('re'), t('use', em), t('able'))));
+    expect(md).toBe('re*use*able');
+    expect(markdownToAdf(md)).toEqual(doc(p(t('re'), t('use', em), t('able'))));
+  });
+
+  it('writes a single node that is not a document', () => {
+    expect(adfToMarkdown(p(t('just a paragraph')))).toBe('just a paragraph');
+  });
+});
+
 describe('adfToMarkdown tolerance', () => {
   it('never throws on values that are not documents', () => {
     for (const value of [null, undefined, {}, [], 42, true, { type: 'doc' }, { type: 7 }, { content: [] }])
@@ -509,6 +632,12 @@ describe('adfToMarkdown tolerance', () => {
     );
   });
 
+  it('falls back to the plain text of a document nested deeper than the stack', () => {
+    let deep: unknown = p(t('bottom'));
+    for (let depth = 0; depth < 50_000; depth += 1) deep = { type: 'blockquote', content: [deep] };
+    expect(adfToMarkdown(doc(p(t('top')), deep))).toBe('top\nbottom');
+  });
+
   it('reads unknown nodes as their text, and unknown containers as their blocks', () => {
     expect(
       adfToMarkdown(
@@ -543,7 +672,7 @@ describe('round trips', () => {
   const description = [
     '## Summary',
     '',
-    'Login fails for users whose name has **non-ASCII** letters (e.g. _Анна_, 李雷) since `v2.3.0`.',
+    'Login fails for users whose name has **non-ASCII** letters (e.g. *Анна*, 李雷) since `v2.3.0`.',
     'See [the incident](https://status.example.com/incidents/42) and PROJ-17.',
     '',
     '### Steps to reproduce',

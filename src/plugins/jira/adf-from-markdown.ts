@@ -37,7 +37,10 @@ interface Context {
 
 /** Markdown (GFM) as an ADF document Jira Cloud accepts. */
 export function markdownToAdf(markdown: string): AdfDocument {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tree = fromMarkdown(markdown.replace(/\r\n?/g, '\n'), {
+    extensions: [gfm()],
+    mdastExtensions: [gfmFromMarkdown()],
+  });
   const context: Context = { definitions: new Map(), taskLists: 0, tasks: 0 };
   for (const node of tree.children) {
     if (node.type === 'definition' && !context.definitions.has(node.identifier))
@@ -226,14 +229,14 @@ function phrasing(node: Md.PhrasingContent, marks: AdfMark[], context: Context):
     case 'link':
       return linked(node.url, node.title, node.children, marks, context);
     case 'image':
-      // ADF media needs an upload: an image stays a link to its source
-      return text(node.alt || node.url, withMark(marks, link(node.url, node.title)));
+      // ADF media needs an upload: an image stays a link to its source, unless it sits in a link (a badge)
+      return text(node.alt || node.url, linkedImage(marks, node.url, node.title));
     case 'linkReference':
     case 'imageReference': {
       const definition = context.definitions.get(node.identifier);
       if (!definition) return text(`[${node.label ?? node.identifier}]`, marks);
       if (node.type === 'imageReference')
-        return text(node.alt || definition.url, withMark(marks, link(definition.url, definition.title)));
+        return text(node.alt || definition.url, linkedImage(marks, definition.url, definition.title));
       return linked(definition.url, definition.title, node.children, marks, context);
     }
     case 'html':
@@ -256,6 +259,9 @@ function linked(
   const content = inline(children, withLink, context);
   return content.length > 0 ? content : text(url, withLink);
 }
+
+const linkedImage = (marks: AdfMark[], url: string, title: string | null | undefined): AdfMark[] =>
+  marks.some((mark) => mark.type === 'link') ? marks : withMark(marks, link(url, title));
 
 const link = (href: string, title: string | null | undefined): AdfMark => ({
   type: 'link',

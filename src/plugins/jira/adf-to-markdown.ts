@@ -32,6 +32,8 @@ const BLOCK_TYPES = new Set([
   'blockCard',
   'embedCard',
 ]);
+/** Blocks whose children are inline content. */
+const INLINE_PARENTS = new Set(['paragraph', 'heading', 'taskItem', 'decisionItem']);
 const PANEL_ALERTS = new Set(['info', 'note', 'warning', 'success', 'error']);
 /** Marks that become mdast wrappers, outermost first; `code` becomes inline code, other marks (colour, underline…) are dropped. */
 const WRAPPING_MARKS = ['link', 'strong', 'em', 'strike'];
@@ -44,20 +46,41 @@ export function adfToMarkdown(doc: unknown): string {
   if (typeof doc === 'string') return doc;
   const node = asNode(doc);
   if (!node) return '';
-  const root: Md.Root = {
-    type: 'root',
-    children: node.type === 'doc' ? blocks(childrenOf(node)) : block(node),
-  };
+  try {
+    return write({ type: 'root', children: node.type === 'doc' ? blocks(childrenOf(node)) : block(node) });
+  } catch {
+    // only a pathological document gets here (nesting deeper than the stack): its text is still worth having
+    return plainText(node);
+  }
+}
+
+function write(root: Md.Root): string {
   const markdown = toMarkdown(root, {
     extensions: [gfmToMarkdown({ tablePipeAlign: false })],
     bullet: '-',
-    emphasis: '_',
+    // `*` works inside a word (a*b*c) where `_` would need character references
+    emphasis: '*',
     rule: '-',
     fences: true,
     listItemIndent: 'one',
     handlers: { break: lineBreak },
   });
   return markdown.replace(/\n+$/, '');
+}
+
+/** The text of every text node, a line per paragraph; walked without recursion. */
+function plainText(root: AdfNode): string {
+  const texts: string[] = [];
+  const pending: AdfNode[] = [root];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.type === 'text' && typeof node.text === 'string') texts.push(node.text);
+    else if (node.type === 'paragraph' || node.type === 'hardBreak') texts.push('\n');
+    pending.push(...childrenOf(node).reverse());
+  }
+  return texts
+    .join('')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
 }
 
 /** A hard break as a plain line ending (as GitHub shows it in issues), where a line ending is safe. */
@@ -89,9 +112,7 @@ function block(node: AdfNode): Md.BlockContent[] {
     case 'taskList':
       return taskList(node);
     case 'codeBlock': {
-      const value = childrenOf(node)
-        .map((child) => child.text ?? '')
-        .join('');
+      const value = codeText(node);
       return [{ type: 'code', lang: stringAttr(node, 'language') ?? null, value }];
     }
     case 'blockquote': {
@@ -121,6 +142,11 @@ function block(node: AdfNode): Md.BlockContent[] {
       return unknownBlock(node);
   }
 }
+
+const codeText = (node: AdfNode): string =>
+  childrenOf(node)
+    .map((child) => (typeof child.text === 'string' ? child.text : ''))
+    .join('');
 
 /** An unknown node: its blocks when it holds any (a layout, an extension), else a paragraph of its text. */
 function unknownBlock(node: AdfNode): Md.BlockContent[] {
@@ -190,11 +216,13 @@ function table(node: AdfNode): Md.Table[] {
 function cellContent(cell: AdfNode): Md.PhrasingContent[] {
   const lines: Md.PhrasingContent[][] = [];
   const collect = (node: AdfNode): void => {
-    if (node.type === 'paragraph' || node.type === 'heading') lines.push(phrasing(childrenOf(node), 'cell'));
-    else if (node.type === 'codeBlock') lines.push(phrasing([node], 'cell'));
-    else if (childrenOf(node).some((child) => BLOCK_TYPES.has(child.type) || child.type.endsWith('Item')))
-      childrenOf(node).forEach(collect);
-    else lines.push(phrasing(node.type === 'taskItem' ? childrenOf(node) : [node], 'cell'));
+    const box: Md.PhrasingContent[] =
+      node.type === 'taskItem'
+        ? [{ type: 'html', value: stringAttr(node, 'state') === 'DONE' ? '[x] ' : '[ ] ' }]
+        : [];
+    if (INLINE_PARENTS.has(node.type)) lines.push([...box, ...phrasing(childrenOf(node), 'cell')]);
+    else if (holdsBlocks(node) || node.type.endsWith('List')) childrenOf(node).forEach(collect);
+    else lines.push(phrasing([node], 'cell'));
   };
   childrenOf(cell).forEach(collect);
   return lines
@@ -270,10 +298,7 @@ function leaves(node: AdfNode, place: Place): Leaf[] {
     case 'mediaInline':
       return media(node);
     case 'codeBlock': {
-      const value = childrenOf(node)
-        .map((child) => child.text ?? '')
-        .join('')
-        .replace(/\n/g, ' ');
+      const value = codeText(node).replace(/\n/g, ' ');
       return value === '' ? [] : [{ node: { type: 'inlineCode', value }, marks: [] }];
     }
     case 'placeholder':
