@@ -3,7 +3,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, vi } from 'vitest';
-import clickup from '../../src/plugins/clickup/index.js';
+import { definePlugin } from '../../src/host/index.js';
+import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.js';
+import { clickupSettings } from '../../src/plugins/clickup/options.js';
+import { createClickUpProvider } from '../../src/plugins/clickup/provider.js';
 import { FIELDS, LIST_ID, MEMBERS, type Body, list } from './fake-clickup-bodies.js';
 import { type FakeRest, startFakeRest } from './fake-rest.js';
 import { type Connected, connect, createMemoryLogger } from './in-memory.js';
@@ -58,7 +61,21 @@ export interface RigOptions {
   lists?: ListSpec[] | false;
   options?: Record<string, unknown>;
   gate?: Promise<void>;
+  /** Reload period below the options' 10 s minimum, for refresh tests. */
+  metadataTtlMs?: number;
 }
+
+/** The real plugin with a short metadata TTL. */
+const withTtl = (ttlMs: number) =>
+  definePlugin({
+    id: 'clickup',
+    version: '0.0.0-test',
+    build: (ctx) =>
+      createClickUpProvider(
+        { ...clickupSettings(ClickUpOptionsSchema.parse(ctx.config)), metadataTtlMs: ttlMs },
+        ctx,
+      ),
+  });
 
 export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig> {
   const fake = await startFakeClickUp();
@@ -72,7 +89,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
     logger: createMemoryLogger(logs),
     plugins: [
       {
-        plugin: clickup,
+        plugin: rig.metadataTtlMs === undefined ? clickup : withTtl(rig.metadataTtlMs),
         options: {
           lists: lists.length ? lists.map((l) => l.id) : [LIST_ID],
           token_env: TOKEN_ENV,

@@ -80,7 +80,10 @@ export function createMetadataStore(
       if (changed && !stopped) for (const listener of listeners) listener();
     } catch (error) {
       if (stopped) return;
+      const previous = lastFailure;
       lastFailure = error instanceof Error ? error.message : String(error);
+      // Generic schemas say why in their descriptions: a new reason is a change of what they show.
+      if (data === undefined && lastFailure !== previous) for (const listener of listeners) listener();
       logger.warn(
         { err: lastFailure },
         `cannot load statuses and custom fields of ClickUp lists ${settings.listIds.join(', ')}; schemas stay generic until the next try`,

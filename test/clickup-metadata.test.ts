@@ -1,0 +1,129 @@
+// The lists' metadata over time: its arrival and any change found on reload rebuild the schemas and tell the
+// client (notifications/tools/list_changed); an unchanged reload tells nobody; a failed first load serves
+// generic schemas that say so, until a later load succeeds.
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FIELDS, LIST_ID, dropDownOption, field } from './support/fake-clickup-bodies.js';
+import { type ClickUpRig, routeMetadata, startClickUpRig, text } from './support/fake-clickup.js';
+
+let rig: ClickUpRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+function listChanged(r: ClickUpRig) {
+  const handler = vi.fn();
+  r.client.setNotificationHandler(ToolListChangedNotificationSchema, handler);
+  return handler;
+}
+
+const severity = async (r: ClickUpRig) => (await r.schemas()).get('create_issue')?.cf_severity;
+
+describe('clickup metadata', () => {
+  it('turns the fields into parameters once they load, and tells the client', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    rig = await startClickUpRig({ gate });
+    const changed = listChanged(rig);
+    expect(await severity(rig)).toBeUndefined();
+    release();
+    await vi.waitFor(() => expect(changed).toHaveBeenCalled(), { timeout: 5000, interval: 10 });
+    expect((await severity(rig))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+  });
+
+  it('rebuilds the schemas and sends list_changed when a reload finds a new option', async () => {
+    rig = await startClickUpRig({ metadataTtlMs: 100 });
+    await rig.metadataLoaded();
+    const changed = listChanged(rig);
+    const options = [
+      dropDownOption('opt-block', 'Blocker', 0),
+      ...(FIELDS.severity.type_config.options ?? []),
+    ];
+    routeMetadata(rig.fake, [
+      { id: LIST_ID, name: 'Backlog', fields: [field('f-sev', 'Severity', 'drop_down', { options })] },
+    ]);
+    await vi.waitFor(() => expect(changed).toHaveBeenCalled(), { timeout: 5000, interval: 10 });
+    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+    const result = await rig.call('create_issue', { title: 'x', cf_severity: 'Hgh' });
+    expect(text(result)).toContain('cf_severity: "Hgh" is not one of Blocker, Critical, High, Medium, Low');
+  });
+
+  it('sends nothing when a reload finds the same metadata', async () => {
+    rig = await startClickUpRig({ metadataTtlMs: 50 });
+    await rig.metadataLoaded();
+    const changed = listChanged(rig);
+    const loads = () => rig?.fake.sent('GET', `/list/${LIST_ID}/field`).length ?? 0;
+    const before = loads();
+    await vi.waitFor(() => expect(loads()).toBeGreaterThanOrEqual(before + 2), {
+      timeout: 5000,
+      interval: 20,
+    });
+    expect(changed).not.toHaveBeenCalled();
+  });
+
+  it('serves generic schemas that say why while loading fails, then the enriched ones', async () => {
+    rig = await startClickUpRig({ lists: false, metadataTtlMs: 100 });
+    const description = async () =>
+      (await rig?.client.listTools())?.tools.find((t) => t.name === 'clickup__get_issues')?.description;
+    await vi.waitFor(
+      async () =>
+        expect(await description()).toMatch(
+          /metadata is not loaded yet \(list 901234567 was not found on ClickUp\)/,
+        ),
+      {
+        timeout: 5000,
+        interval: 10,
+      },
+    );
+    // Tools still work meanwhile.
+    rig.fake.route('GET', '/task/:id', {
+      status: 200,
+      body: { id: '86a', name: 'A', status: { status: 'to do', type: 'open' } },
+    });
+    expect((await rig.call('get_issue', { key: '86a' })).isError).toBeFalsy();
+    const changed = listChanged(rig);
+    routeMetadata(rig.fake, [{ id: LIST_ID, name: 'Backlog' }]);
+    await vi.waitFor(() => expect(changed).toHaveBeenCalled(), { timeout: 5000, interval: 10 });
+    expect(await description()).not.toMatch(/not loaded/);
+    expect((await severity(rig))?.enum).toBeDefined();
+  });
+
+  it('get_users, get_custom_fields and get_available_statuses answer from the metadata', async () => {
+    rig = await startClickUpRig();
+    await rig.metadataLoaded();
+    const users = await rig.call('get_users', { search: 'bo' });
+    expect(users.structuredContent).toEqual({
+      kind: 'user_list',
+      items: [{ id: '184', name: 'Bo Chen', email: 'bo chen@example.com' }],
+      page: { offset: 0, limit: 20, total: 1 },
+    });
+    const fields = (await rig.call('get_custom_fields')).structuredContent as {
+      items: Record<string, unknown>[];
+    };
+    expect(fields.items).toContainEqual({
+      id: 'f-sev',
+      name: 'Severity',
+      type: 'option',
+      param: 'cf_severity',
+      options: ['Critical', 'High', 'Medium', 'Low'],
+    });
+    expect(fields.items).toContainEqual({
+      id: 'f-ru',
+      name: 'Приоритет',
+      type: 'option',
+      param: 'cf_prioritet',
+      options: ['Высокий', 'Низкий'],
+    });
+    const statuses = await rig.call('get_available_statuses');
+    expect(statuses.structuredContent).toEqual({
+      kind: 'status_list',
+      items: [
+        { name: 'to do', category: 'todo' },
+        { name: 'in progress', category: 'in_progress' },
+        { name: 'review', category: 'in_progress' },
+        { name: 'complete', category: 'done' },
+      ],
+    });
+  });
+});
