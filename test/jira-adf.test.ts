@@ -183,9 +183,11 @@ describe('markdownToAdf', () => {
     ]);
   });
 
-  it('keeps a link title, resolves reference links and GFM autolinks', () => {
+  it('keeps a link title, resolves reference links (defined anywhere) and GFM autolinks', () => {
     expect(
-      adf('[a](https://a.io "The A") [b][ref] www.example.com <https://c.io>\n\n[ref]: https://b.io'),
+      adf(
+        '[a](https://a.io "The A") [b][ref] www.example.com <https://c.io>\n\n> quoted\n>\n> [ref]: https://b.io',
+      ),
     ).toEqual([
       p(
         t('a', { type: 'link', attrs: { href: 'https://a.io', title: 'The A' } }),
@@ -196,6 +198,7 @@ describe('markdownToAdf', () => {
         t(' '),
         t('https://c.io', link('https://c.io')),
       ),
+      { type: 'blockquote', content: [p(t('quoted'))] },
     ]);
   });
 
@@ -237,6 +240,10 @@ describe('markdownToAdf', () => {
       { type: 'blockquote', content: [p(t('Title')), p(t('inner'))] },
       { type: 'bulletList', content: [li(p(t('item')), p(t('quoted')))] },
     ]);
+  });
+
+  it('drops a quote that holds nothing (ADF needs content in a blockquote)', () => {
+    expect(adf('>\n\n> [ref]: https://x.io\n\ntext')).toEqual([p(t('text'))]);
   });
 
   it('maps a GitHub alert quote onto a panel', () => {

@@ -1,11 +1,11 @@
-// Markdown (GFM) to ADF: micromark parses the markdown to mdast, and each mdast node maps onto what ADF allows where it stands.
+// Markdown (GFM) to ADF: micromark parses to mdast; each mdast node maps onto what ADF allows where it stands.
 import type * as Md from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import type { AdfDocument, AdfMark, AdfNode } from './adf-nodes.js';
 
-/** The ADF panel type of a GitHub alert marker (`> [!NOTE]`); the five ADF types map to themselves. */
+/** The panel type of a GitHub alert marker (`> [!NOTE]`): the five Jira Cloud documents map to themselves. */
 const PANEL_TYPES: Record<string, string> = {
   info: 'info',
   note: 'note',
@@ -42,11 +42,14 @@ export function markdownToAdf(markdown: string): AdfDocument {
     mdastExtensions: [gfmFromMarkdown()],
   });
   const context: Context = { definitions: new Map(), taskLists: 0, tasks: 0 };
-  for (const node of tree.children) {
-    if (node.type === 'definition' && !context.definitions.has(node.identifier))
-      context.definitions.set(node.identifier, node);
-  }
+  collectDefinitions(tree, context.definitions);
   return { type: 'doc', version: 1, content: tree.children.flatMap((node) => block(node, context)) };
+}
+
+/** Link reference definitions anywhere in the tree (one in a quote counts too); the first of a label wins. */
+function collectDefinitions(node: Md.Root | Md.RootContent, into: Map<string, Md.Definition>): void {
+  if (node.type === 'definition' && !into.has(node.identifier)) into.set(node.identifier, node);
+  if ('children' in node) for (const child of node.children) collectDefinitions(child, into);
 }
 
 function block(node: Md.RootContent, context: Context): AdfNode[] {
@@ -58,7 +61,7 @@ function block(node: Md.RootContent, context: Context): AdfNode[] {
     case 'thematicBreak':
       return [{ type: 'rule' }];
     case 'blockquote':
-      return [quote(node, context)];
+      return quote(node, context);
     case 'list':
       return [list(node, context)];
     case 'code':
@@ -82,8 +85,8 @@ function codeBlock(value: string, language: string | null | undefined): AdfNode 
   return language ? { type: 'codeBlock', attrs: { language }, content } : { type: 'codeBlock', content };
 }
 
-/** A quote, or a panel when it opens with a GitHub alert marker (`> [!WARNING]`). */
-function quote(node: Md.Blockquote, context: Context): AdfNode {
+/** A quote (none when it holds nothing), or a panel when it opens with a GitHub alert marker (`> [!WARNING]`). */
+function quote(node: Md.Blockquote, context: Context): AdfNode[] {
   const [first, ...rest] = node.children;
   const head = first?.type === 'paragraph' ? first.children[0] : undefined;
   const alert = head?.type === 'text' ? ALERT.exec(head.value) : null;
@@ -100,13 +103,13 @@ function quote(node: Md.Blockquote, context: Context): AdfNode {
       blocks.flatMap((child) => block(child, context)),
       TAKES.panel,
     );
-    return { type: 'panel', attrs: { panelType }, content: content.length > 0 ? content : [paragraph([])] };
+    return [{ type: 'panel', attrs: { panelType }, content: content.length > 0 ? content : [paragraph([])] }];
   }
   const content = fit(
     node.children.flatMap((child) => block(child, context)),
     TAKES.blockquote,
   );
-  return { type: 'blockquote', content: content.length > 0 ? content : [paragraph([])] };
+  return content.length > 0 ? [{ type: 'blockquote', content }] : [];
 }
 
 function list(node: Md.List, context: Context): AdfNode {
