@@ -38,7 +38,7 @@ describe('clickup metadata', () => {
     const changed = listChanged(rig);
     const options = [
       dropDownOption('opt-block', 'Blocker', 0),
-      ...(FIELDS.severity.type_config.options ?? []),
+      ...((FIELDS.severity.type_config as { options?: unknown[] }).options ?? []),
     ];
     routeMetadata(rig.fake, [
       { id: LIST_ID, name: 'Backlog', fields: [field('f-sev', 'Severity', 'drop_down', { options })] },
