@@ -266,3 +266,20 @@ describe('several lists', () => {
     expect(none.isError).toBe(true);
   });
 });
+
+describe('custom task ids', () => {
+  it('reads "DEV-42" with custom_task_ids and team_id, and shows tasks by their custom id', async () => {
+    rig = await startClickUpRig({ options: { custom_task_ids: true, team_id: '9011234080' } });
+    rig.fake.route('GET', '/task/:id', (_r, p) => ({
+      status: 200,
+      body: task('86a1b2c3d', { custom_id: p.id }),
+    }));
+    const result = await rig.call('get_issue', { key: 'dev-42' });
+    expect(rig.fake.sent('GET', '/task/DEV-42')[0]?.query).toEqual({
+      custom_task_ids: 'true',
+      team_id: '9011234080',
+      include_markdown_description: 'true',
+    });
+    expect(structured(result)).toMatchObject({ item: { key: 'DEV-42' } });
+  });
+});
