@@ -35,44 +35,73 @@ const category = (key: 'new' | 'indeterminate' | 'done') => ({
   name: key === 'new' ? 'To Do' : key === 'done' ? 'Done' : 'In Progress',
 });
 
+const user = (flavor: Flavor, id: string, displayName: string) =>
+  flavor === 'cloud'
+    ? {
+        self: `${SITE}/rest/api/3/user?accountId=${id}`,
+        accountId: id,
+        accountType: 'atlassian',
+        displayName,
+        active: true,
+        timeZone: 'Europe/Berlin',
+      }
+    : {
+        self: `${SITE}/rest/api/2/user?username=${id}`,
+        key: `JIRAUSER${id.length}`,
+        name: id,
+        displayName,
+        emailAddress: `${id}@example.com`,
+        active: true,
+      };
+
+const status = (name: string, cat: 'new' | 'indeterminate' | 'done', id = name.length) => ({
+  self: `${SITE}/rest/api/3/status/${id}`,
+  description: '',
+  iconUrl: `${SITE}/images/icons/statuses/generic.png`,
+  name,
+  id: String(id),
+  statusCategory: category(cat),
+});
+
+const issueType = (id: string, name: string, subtask = false) => ({
+  self: `${SITE}/rest/api/3/issuetype/${id}`,
+  id,
+  description: `A ${name}`,
+  iconUrl: `${SITE}/images/icons/issuetypes/${name.toLowerCase()}.svg`,
+  name,
+  subtask,
+  hierarchyLevel: subtask ? -1 : 0,
+});
+
+/** createmeta's page of issue types: Cloud lists `issueTypes`, Server 8.4+ `values` with isLast. */ const priority =
+  (id: string, name: string) => ({
+    self: `${SITE}/rest/api/3/priority/${id}`,
+    statusColor: '#ff0000',
+    description: name,
+    iconUrl: `${SITE}/images/icons/priorities/${name.toLowerCase()}.svg`,
+    name,
+    id,
+  });
+
+const linkType = (id: string, name: string, inward: string, outward: string) => ({
+  id,
+  name,
+  inward,
+  outward,
+  self: `${SITE}/rest/api/3/issueLinkType/${id}`,
+});
+
+/** GET /field: every field of the site. */ const adf = (text: string) => ({
+  type: 'doc',
+  version: 1,
+  content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+});
+
 /** Bodies as Jira sends them; `flavor` picks Cloud's or Server's variant where they differ. */
 export const jira = {
-  user: (flavor: Flavor, id: string, displayName: string) =>
-    flavor === 'cloud'
-      ? {
-          self: `${SITE}/rest/api/3/user?accountId=${id}`,
-          accountId: id,
-          accountType: 'atlassian',
-          displayName,
-          active: true,
-          timeZone: 'Europe/Berlin',
-        }
-      : {
-          self: `${SITE}/rest/api/2/user?username=${id}`,
-          key: `JIRAUSER${id.length}`,
-          name: id,
-          displayName,
-          emailAddress: `${id}@example.com`,
-          active: true,
-        },
-  status: (name: string, cat: 'new' | 'indeterminate' | 'done', id = name.length) => ({
-    self: `${SITE}/rest/api/3/status/${id}`,
-    description: '',
-    iconUrl: `${SITE}/images/icons/statuses/generic.png`,
-    name,
-    id: String(id),
-    statusCategory: category(cat),
-  }),
-  issueType: (id: string, name: string, subtask = false) => ({
-    self: `${SITE}/rest/api/3/issuetype/${id}`,
-    id,
-    description: `A ${name}`,
-    iconUrl: `${SITE}/images/icons/issuetypes/${name.toLowerCase()}.svg`,
-    name,
-    subtask,
-    hierarchyLevel: subtask ? -1 : 0,
-  }),
-  /** createmeta's page of issue types: Cloud lists `issueTypes`, Server 8.4+ `values` with isLast. */
+  user,
+  status,
+  issueType,
   issueTypePage: (flavor: Flavor, types: unknown[]) =>
     flavor === 'cloud'
       ? { maxResults: 100, startAt: 0, total: types.length, issueTypes: types }
@@ -113,22 +142,8 @@ export const jira = {
     projectId: 10000,
   }),
   component: (id: string, name: string) => ({ self: `${SITE}/rest/api/3/component/${id}`, id, name }),
-  priority: (id: string, name: string) => ({
-    self: `${SITE}/rest/api/3/priority/${id}`,
-    statusColor: '#ff0000',
-    description: name,
-    iconUrl: `${SITE}/images/icons/priorities/${name.toLowerCase()}.svg`,
-    name,
-    id,
-  }),
-  linkType: (id: string, name: string, inward: string, outward: string) => ({
-    id,
-    name,
-    inward,
-    outward,
-    self: `${SITE}/rest/api/3/issueLinkType/${id}`,
-  }),
-  /** GET /field: every field of the site. */
+  priority,
+  linkType,
   siteField: (id: string, name: string, schema?: { type: string; items?: string; custom?: string }) => ({
     id,
     key: id,
@@ -140,11 +155,7 @@ export const jira = {
     clauseNames: [id.startsWith('customfield_') ? `cf[${id.replace(/\D/g, '')}]` : id],
     ...(schema ? { schema } : {}),
   }),
-  adf: (text: string) => ({
-    type: 'doc',
-    version: 1,
-    content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
-  }),
+  adf,
   issue: (flavor: Flavor, key: string, fields: Record<string, unknown> = {}) => ({
     expand: 'renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations',
     id: String(10_000 + Number(key.split('-')[1])),
@@ -152,10 +163,10 @@ export const jira = {
     key,
     fields: {
       summary: `Issue ${key}`,
-      status: jira.status('To Do', 'new', 10000),
-      issuetype: jira.issueType('10001', 'Task'),
-      priority: jira.priority('3', 'Medium'),
-      reporter: jira.user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
+      status: status('To Do', 'new', 10000),
+      issuetype: issueType('10001', 'Task'),
+      priority: priority('3', 'Medium'),
+      reporter: user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
       assignee: null,
       labels: [],
       created: '2024-03-01T10:00:00.000+0000',
@@ -167,14 +178,14 @@ export const jira = {
   comment: (flavor: Flavor, id: string, text: string) => ({
     self: `${SITE}${apiOf(flavor)}/issue/10010/comment/${id}`,
     id,
-    author: jira.user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
-    body: flavor === 'cloud' ? jira.adf(text) : text,
-    updateAuthor: jira.user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
+    author: user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
+    body: flavor === 'cloud' ? adf(text) : text,
+    updateAuthor: user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
     created: '2024-03-03T09:00:00.000+0000',
     updated: '2024-03-03T09:00:00.000+0000',
     jsdPublic: true,
   }),
-  transition: (id: string, name: string, to: ReturnType<typeof jira.status>) => ({
+  transition: (id: string, name: string, to: Record<string, unknown>) => ({
     id,
     name,
     to,
