@@ -301,6 +301,25 @@ describe('markdownToAdf', () => {
     ]);
   });
 
+  it('keeps a task list inside a list item as bullets with their boxes (a listItem takes no taskList)', () => {
+    const markdown = '- Feature\n  - [ ] design\n    - [x] sketch\n  - [x] build';
+    expect(adfToMarkdown(markdownToAdf(markdown))).toBe(markdown);
+    expect(adf(markdown)).toEqual([
+      {
+        type: 'bulletList',
+        content: [
+          li(p(t('Feature')), {
+            type: 'bulletList',
+            content: [
+              li(p(t('[ ] design')), { type: 'bulletList', content: [li(p(t('[x] sketch')))] }),
+              li(p(t('[x] build'))),
+            ],
+          }),
+        ],
+      },
+    ]);
+  });
+
   it('keeps the box as text for a task item in a list that is not all tasks', () => {
     expect(adf('- [x] done\n- plain')).toEqual([
       { type: 'bulletList', content: [li(p(t('[x] done'))), li(p(t('plain')))] },
@@ -643,6 +662,12 @@ describe('adfToMarkdown tolerance', () => {
     let deep: unknown = p(t('bottom'));
     for (let depth = 0; depth < 50_000; depth += 1) deep = { type: 'blockquote', content: [deep] };
     expect(adfToMarkdown(doc(p(t('top')), deep))).toBe('top\nbottom');
+  });
+
+  it('falls back to the plain text of a document holding a cycle (built in memory, not JSON)', () => {
+    const loop: { type: string; content: unknown[] } = { type: 'blockquote', content: [p(t('again'))] };
+    loop.content.push(loop);
+    expect(adfToMarkdown(doc(loop))).toBe('again');
   });
 
   it('reads unknown nodes as their text, and unknown containers as their blocks', () => {

@@ -158,7 +158,7 @@ function taskList(node: Md.List, context: Context): AdfNode {
 }
 
 function table(node: Md.Table, context: Context): AdfNode {
-  const width = Math.max(...node.children.map((row) => row.children.length));
+  const width = Math.max(1, ...node.children.map((row) => row.children.length));
   const rows = node.children.map((row, index): AdfNode => {
     const type = index === 0 ? 'tableHeader' : 'tableCell';
     const cells = Array.from({ length: width }, (_, column): AdfNode => {
@@ -184,11 +184,29 @@ function fit(blocks: AdfNode[], takes: Set<string>): AdfNode[] {
     if (node.type === 'heading') return [paragraph(node.content ?? [])];
     if (node.type === 'blockquote' || node.type === 'panel') return fit(node.content ?? [], takes);
     if (node.type === 'rule') return [];
+    if (node.type === 'taskList' && takes.has('bulletList')) return [tasksAsBullets(node)];
     if (node.type === 'table' || node.type === 'taskList')
       return (node.content ?? []).map((row) => paragraph(inlineOf(row)));
     const content = inlineOf(node);
     return content.length > 0 ? [paragraph(content)] : [];
   });
+}
+
+/** A task list where one cannot stand (in a list item, a quote): a bullet list whose items keep their box as text. */
+function tasksAsBullets(node: AdfNode): AdfNode {
+  const items: AdfNode[] = [];
+  for (const child of node.content ?? []) {
+    const owner = items[items.length - 1];
+    if (child.type === 'taskList' && owner) owner.content?.push(tasksAsBullets(child));
+    else if (child.type === 'taskItem') {
+      const box = child.attrs?.state === 'DONE' ? '[x] ' : '[ ] ';
+      items.push({
+        type: 'listItem',
+        content: [paragraph(merge([{ type: 'text', text: box }, ...(child.content ?? [])]))],
+      });
+    }
+  }
+  return { type: 'bulletList', content: items };
 }
 
 /** Nodes whose children are inline already. */

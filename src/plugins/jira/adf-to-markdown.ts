@@ -1,4 +1,4 @@
-// ADF to Markdown: each ADF node maps onto mdast, which mdast-util-to-markdown writes as GFM with the escaping it needs.
+// ADF to Markdown: ADF maps onto mdast, which mdast-util-to-markdown writes as GFM with the escaping it needs.
 import type * as Md from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { defaultHandlers, toMarkdown, type Handle } from 'mdast-util-to-markdown';
@@ -49,7 +49,8 @@ export function adfToMarkdown(doc: unknown): string {
   try {
     return write({ type: 'root', children: node.type === 'doc' ? blocks(childrenOf(node)) : block(node) });
   } catch {
-    // only a pathological document gets here (nesting deeper than the stack): its text is still worth having
+    // only a pathological document gets here (nesting deeper than the stack, or a cycle built in
+    // memory): its text is still worth having
     return plainText(node);
   }
 }
@@ -68,11 +69,14 @@ function write(root: Md.Root): string {
   return markdown.replace(/\n+$/, '');
 }
 
-/** The text of every text node, a line per paragraph; walked without recursion. */
+/** The text of every text node, a line per paragraph; walked without recursion, each node once. */
 function plainText(root: AdfNode): string {
   const texts: string[] = [];
   const pending: AdfNode[] = [root];
+  const seen = new Set<AdfNode>();
   for (let node = pending.pop(); node; node = pending.pop()) {
+    if (seen.has(node)) continue;
+    seen.add(node);
     if (node.type === 'text' && typeof node.text === 'string') texts.push(node.text);
     else if (node.type === 'paragraph' || node.type === 'hardBreak') texts.push('\n');
     pending.push(...childrenOf(node).reverse());
@@ -165,14 +169,27 @@ const paragraph = (children: Md.PhrasingContent[]): Md.Paragraph[] =>
 
 function list(node: AdfNode): Md.List[] {
   const ordered = node.type === 'orderedList';
-  const children = childrenOf(node).map((item): Md.ListItem => ({
-    type: 'listItem',
-    spread: false,
-    children: itemBlocks(item),
-  }));
+  const children = childrenOf(node).map((item): Md.ListItem => {
+    const blocks = itemBlocks(item);
+    return { type: 'listItem', spread: false, checked: takeBox(blocks[0]), children: blocks };
+  });
   if (children.length === 0) return [];
   const start = ordered ? Math.max(0, Math.trunc(numberAttr(node, 'order') ?? 1)) : undefined;
   return [{ type: 'list', ordered, start, spread: false, children }];
+}
+
+/**
+ * A "[ ] " or "[x] " opening a list item's paragraph, taken off as the item's task box: what
+ * markdownToAdf writes for a task list where ADF takes none (inside a list item) reads back as one.
+ */
+function takeBox(first: Md.BlockContent | undefined): boolean | undefined {
+  if (first?.type !== 'paragraph') return undefined;
+  const head = first.children[0];
+  const box = head?.type === 'text' ? /^\[([ xX])\] /.exec(head.value) : null;
+  if (!box || head?.type !== 'text') return undefined;
+  head.value = head.value.slice(box[0].length);
+  if (head.value === '') first.children.shift();
+  return box[1] !== ' ';
 }
 
 /** A list item's blocks; an item holding inline content (a task or decision item) reads as one paragraph. */
