@@ -88,6 +88,20 @@ describe('jira errors', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("429: a Retry-After that fits the retries but not the call's deadline fails at once", async () => {
+    rig = await startJiraRig({ options: { retries: 2 }, deadlines: { callTool: 2500 } });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
+      status: 429,
+      body: { errorMessages: ['Rate limit exceeded.'] },
+      headers: { 'retry-after': '3' },
+    });
+    const started = Date.now();
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(text(result)).toMatch(/rate limit reached for issue PROJ-7; it resets at/);
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('never shows the token, even when Jira echoes it', async () => {
     rig = await startJiraRig();
     rig.fake.route('POST', '/rest/api/3/issue/PROJ-7/comment', {

@@ -3,7 +3,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, vi } from 'vitest';
-import { definePlugin } from '../../src/host/index.js';
+import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
 import { jiraSettings } from '../../src/plugins/jira/options.js';
 import { createJiraProvider } from '../../src/plugins/jira/provider.js';
@@ -26,6 +26,8 @@ export interface JiraRigOptions {
   options?: Record<string, unknown>;
   /** Don't wait for the metadata to be in the schemas. */
   noWait?: boolean;
+  /** The host's per-method deadlines for the plugin. */
+  deadlines?: MountSpec['deadlines'];
   /** Reload the metadata this often (the config allows no less than 10 s, so tests inject it here). */
   metadataTtlMs?: number;
 }
@@ -84,6 +86,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
           retries: 0,
           ...rig.options,
         },
+        ...(rig.deadlines ? { deadlines: rig.deadlines } : {}),
       },
     ],
   });

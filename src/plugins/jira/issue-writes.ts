@@ -42,6 +42,12 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     if (components) fields.components = components.map((name) => ({ name }));
     if (typeof args.due_date === 'string') fields.duedate = args.due_date === '' ? null : args.due_date;
     if (str(args.parent)) fields.parent = { key: keyArg(deps, args.parent, 'parent') };
+    if (str(args.epic) && str(args.parent) && !special.epicLink) {
+      throw new PluginError(
+        'invalid_input',
+        'epic and parent both set the parent on this site (it has no Epic Link field); give one of them',
+      );
+    }
     if (str(args.epic)) {
       const epic = keyArg(deps, args.epic, 'epic');
       // Server's Epic Link takes the epic's key; Cloud (no Epic Link any more) makes the epic the parent.
