@@ -136,4 +136,25 @@ describe('clickup schemas, several lists', () => {
     expect(tools.get('get_issues')?.list).toBeDefined();
     expect(tools.get('get_issue')).not.toHaveProperty('list');
   });
+
+  it('keeps two different fields of the same name apart, each with its own type', async () => {
+    rig = await startClickUpRig({
+      lists: [
+        { id: LIST_ID, name: 'Backlog', fields: [FIELDS.severity] },
+        { id: OTHER_LIST_ID, name: 'Ops', fields: [field('f-sev-ops', 'Severity', 'number')] },
+      ],
+    });
+    await rig.metadataLoaded();
+    const create = (await rig.schemas()).get('create_issue') ?? {};
+    const names = Object.keys(create).filter((name) => name.startsWith('cf_severity'));
+    expect(names).toHaveLength(2);
+    expect(names.every((name) => /^cf_severity_[0-9a-f]{6}$/.test(name))).toBe(true);
+    const types = names.map((name) => create[name]?.type).sort();
+    expect(types).toEqual(['number', 'string']);
+    const dropDown = names.find((name) => create[name]?.type === 'string') ?? '';
+    expect(create[dropDown]).toMatchObject({
+      enum: ['Critical', 'High', 'Medium', 'Low'],
+      description: expect.stringContaining('(lists: Backlog)'),
+    });
+  });
 });
