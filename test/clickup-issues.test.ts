@@ -73,6 +73,20 @@ describe('reading tasks', () => {
     expect(structured(result).items).toMatchObject([{ key: 't1x50' }, { key: 't1x51' }]);
   });
 
+  it('get_issues with state closed asks for closed tasks and keeps those in a closed or done status', async () => {
+    const closed = { status: 'complete', type: 'closed', orderindex: 3, color: '#6bc950' };
+    rig.fake.route('GET', `/list/${LIST_ID}/task`, {
+      status: 200,
+      body: { tasks: [task('86open'), task('86shut', { status: closed })], last_page: true },
+    });
+    const result = await rig.call('get_issues', { state: 'closed' });
+    expect(rig.fake.sent('GET', `/list/${LIST_ID}/task`)[0]?.query.include_closed).toBe('true');
+    expect(structured(result)).toMatchObject({
+      items: [{ key: '86shut', state: 'complete' }],
+      page: { total: 1 },
+    });
+  });
+
   it('get_issue shows custom fields by name, relations and comments oldest first', async () => {
     rig.fake.route('GET', '/task/:id', (_r, p) => ({
       status: 200,

@@ -1,5 +1,6 @@
 // A thin typed fetch client for ClickUp API v2: JSON in and out, the token header, bounded retries, and the
 // per-token rate limit (X-RateLimit-Reset, unix seconds) waited out only when the call's deadline allows.
+import { PluginError } from '../../host/index.js';
 import { type ClickUpFailure, type FailureTarget, clickupError, readErrorBody } from './failure.js';
 import type { ClickUpSettings } from './options.js';
 
@@ -67,6 +68,16 @@ export function buildUrl(baseUrl: string, request: ClickUpRequest): URL {
   return url;
 }
 
+/** A success body; a proxy's HTML page instead of JSON is a failure that says so, not a SyntaxError. */
+function parseJson<T>(text: string, about: FailureTarget): T {
+  if (text === '') return {} as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new PluginError('unavailable', `ClickUp answered ${about.target} with something that is not JSON`);
+  }
+}
+
 /** X-RateLimit-Reset is unix seconds; undefined when absent or unreadable. */
 function resetAtMs(headers: Headers): number | undefined {
   const reset = Number(headers.get('x-ratelimit-reset'));
@@ -132,7 +143,7 @@ export function createClickUpClient(
         blockedUntilMs = resetMs;
       if (response.ok) {
         const text = await response.text();
-        return (text === '' ? {} : JSON.parse(text)) as T;
+        return parseJson<T>(text, about);
       }
       const text = await response.text().catch(() => '');
       if (response.status === 429) {

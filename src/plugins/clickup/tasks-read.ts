@@ -19,8 +19,13 @@ import { type ToolDeps, chosenListId, dayMs, keyOf, membersOf, sendFor, taskPath
 
 /** ClickUp answers 100 tasks a page, pages counted from 0. */
 const TASKS_PER_PAGE = 100;
-/** Comments come 25 at a time, newest first; this many pages are read to show them oldest first. */
+/**
+ * Comments come 25 at a time, newest first; this many pages are read to show them oldest first. A task with
+ * more shows its newest 200 (oldest first among them), without a total, and refuses a window past them.
+ */
 const MAX_COMMENT_PAGES = 8;
+/** Status types that count as closed for `state`. */
+const CLOSED_TYPES = new Set(['closed', 'done']);
 const ORDER_BY: Readonly<Record<string, string>> = {
   created: 'created',
   updated: 'updated',
@@ -88,7 +93,7 @@ export function createTaskReadTools(deps: ToolDeps) {
       perPage: TASKS_PER_PAGE,
       // A closed filter, or several lists, make page boundaries unknown: every page is read from the first.
       ...(sequential
-        ? { keep: (task: ClickUpTaskJson) => !closedOnly || task.status?.type === 'closed' }
+        ? { keep: (task: ClickUpTaskJson) => !closedOnly || CLOSED_TYPES.has(task.status?.type ?? '') }
         : {}),
     });
     return shapedResult({

@@ -72,8 +72,11 @@ export function createTaskWriteTools(deps: ToolDeps) {
   function stateStatus(task: ClickUpTaskJson, state: unknown): string | undefined {
     if (state !== 'open' && state !== 'closed') return undefined;
     const list = listMeta(deps, task.list?.id);
-    const wanted = state === 'closed' ? ['closed', 'done'] : ['open'];
-    const status = list?.statuses.find((s) => wanted.includes(s.type ?? ''));
+    // The list's closed status closes a task; a "done" one is the next best where a list has none.
+    const kinds = state === 'closed' ? ['closed', 'done'] : ['open'];
+    const status = kinds
+      .map((kind) => list?.statuses.find((candidate) => candidate.type === kind))
+      .find((found) => found !== undefined);
     if (!status)
       throw new PluginError(
         'invalid_input',
