@@ -161,26 +161,26 @@ describe('create_issue on Jira Cloud', () => {
 });
 
 describe('create_issue on Jira Server / Data Center', () => {
-  it('sends users by name, text as wiki text, and the epic through Epic Link', async () => {
+  it('sends users by name, text as wiki markup, and the epic through Epic Link', async () => {
     rig = await rigWithCreate('server');
     const result = await rig.call('create_issue', {
       title: 'Crash',
-      body: 'plain *text*',
+      body: 'plain *text* and `code`',
       epic: 'PROJ-1',
       assignees: ['mia'],
       cf_reviewer: 'jdoe',
       cf_approvers: ['a', 'b'],
-      cf_notes: 'line one\nline two',
+      cf_notes: '## Notes\n\n- **one**',
       cf_severity: 'Critical',
     });
     expect(result.isError, text(result)).toBeFalsy();
     expect(sentFields(rig)).toMatchObject({
-      description: 'plain *text*',
+      description: 'plain _text_ and {{code}}',
       assignee: { name: 'mia' },
       customfield_10014: 'PROJ-1',
       customfield_10102: { name: 'jdoe' },
       customfield_10103: [{ name: 'a' }, { name: 'b' }],
-      customfield_10108: 'line one\nline two',
+      customfield_10108: 'h2. Notes\n\n* *one*',
       customfield_10100: { id: '1' },
     });
     expect(rig.sent('POST', '/rest/api/2/issue')[0]?.headers.authorization).toMatch(/^Bearer /);

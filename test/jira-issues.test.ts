@@ -171,6 +171,34 @@ describe('get_issue and comments', () => {
     });
   });
 
+  it('reads and writes comments as wiki markup on Server / Data Center', async () => {
+    rig = await startJiraRig({ flavor: 'server' });
+    rig.fake.route('GET', '/rest/api/2/issue/PROJ-7/comment', {
+      status: 200,
+      body: {
+        startAt: 0,
+        maxResults: 20,
+        total: 1,
+        comments: [jira.comment('server', '100', 'h3. Cause\n*null* in {{save()}}')],
+      },
+    });
+    rig.fake.route('POST', '/rest/api/2/issue/PROJ-7/comment', {
+      status: 201,
+      body: jira.comment('server', '101', 'x'),
+    });
+    const read = structured(await rig.call('get_issue_comments', { key: 7 })) as {
+      items: { body: string }[];
+    };
+    expect(read.items[0]?.body).toBe('### Cause\n**null** in `save()`');
+    await rig.call('add_issue_comment', {
+      key: 'PROJ-7',
+      body: 'Fixed in **2.0**, see [notes](https://x.example)',
+    });
+    expect(rig.sent('POST', '/rest/api/2/issue/PROJ-7/comment')[0]?.body).toEqual({
+      body: 'Fixed in *2.0*, see [notes|https://x.example]',
+    });
+  });
+
   it('refuses a key that is not a Jira key before any request', async () => {
     rig = await startJiraRig({ projects: [PROJ, OPS] });
     const before = rig.fake.requests.length;

@@ -4,6 +4,7 @@ import { PluginError } from '../../host/index.js';
 import { markdownToAdf } from './adf.js';
 import type { FieldKind, FieldOption } from './fields.js';
 import type { JiraFlavor } from './options.js';
+import { markdownToWiki } from './wiki-from-markdown.js';
 
 type Schema = Record<string, unknown>;
 
@@ -160,7 +161,7 @@ export function apiValue(param: string, field: FieldTarget, value: unknown, flav
     case 'text':
       return text(param, value);
     case 'textarea':
-      // Cloud's v3 API takes multi-line text fields as ADF documents; Server takes wiki text.
-      return flavor === 'cloud' ? markdownToAdf(text(param, value)) : text(param, value);
+      // Cloud's v3 API takes multi-line text fields as ADF documents; Server takes wiki markup.
+      return flavor === 'cloud' ? markdownToAdf(text(param, value)) : markdownToWiki(text(param, value));
   }
 }

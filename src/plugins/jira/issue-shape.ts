@@ -2,6 +2,8 @@
 import type { CommentShape, IssueLinkShape, IssueShape } from '../../enrich/index.js';
 import { adfToMarkdown, isAdfDocument, markdownToAdf } from './adf.js';
 import type { JiraFlavor } from './options.js';
+import { markdownToWiki } from './wiki-from-markdown.js';
+import { wikiToMarkdown } from './wiki-to-markdown.js';
 
 export interface JiraUserJson {
   accountId?: string;
@@ -68,14 +70,14 @@ export const ISSUE_FIELDS = [
   'components',
 ];
 
-/** Markdown → what the API takes: an ADF document on Cloud, the text itself (wiki markup) on Server. */
+/** Markdown → what the API takes: an ADF document on Cloud (v3), wiki markup on Server (v2). */
 export const toJiraText = (markdown: string, flavor: JiraFlavor): unknown =>
-  flavor === 'cloud' ? markdownToAdf(markdown) : markdown;
+  flavor === 'cloud' ? markdownToAdf(markdown) : markdownToWiki(markdown);
 
-/** A description or comment body → Markdown (Cloud's ADF converted; Server's wiki text as written). */
+/** A description or comment body → Markdown: Cloud's ADF, or Server's wiki markup (the only text v2 sends). */
 export function fromJiraText(body: unknown): string | undefined {
   if (body === null || body === undefined) return undefined;
-  if (typeof body === 'string') return body;
+  if (typeof body === 'string') return wikiToMarkdown(body);
   return isAdfDocument(body) ? adfToMarkdown(body) : undefined;
 }
 
