@@ -1,0 +1,46 @@
+// get_issues' JQL: the agent's query kept whole (its ORDER BY last), the configured projects added unless the query
+// names its own, literals quoted and escaped.
+import { describe, expect, it } from 'vitest';
+import { issuesJql, quote } from '../src/plugins/jira/jql.js';
+
+describe('issuesJql', () => {
+  it('scopes to the projects and to open issues by default', () => {
+    expect(issuesJql({}, ['PROJ'])).toBe('project = "PROJ" AND statusCategory != Done ORDER BY created DESC');
+  });
+
+  it("keeps the agent's ORDER BY last and lets its query decide the state", () => {
+    expect(issuesJql({ query: 'assignee = currentUser() order by priority DESC' }, ['PROJ', 'OPS'])).toBe(
+      '(assignee = currentUser()) AND project in ("PROJ", "OPS") ORDER BY priority DESC',
+    );
+  });
+
+  it('adds no project clause when the query names projects itself', () => {
+    expect(issuesJql({ query: 'project = OTHER', state: 'closed' }, ['PROJ'])).toBe(
+      '(project = OTHER) AND statusCategory = Done ORDER BY created DESC',
+    );
+  });
+
+  it('adds every date filter with its comparison', () => {
+    expect(
+      issuesJql(
+        {
+          state: 'all',
+          created_after: '2024-01-01',
+          created_before: '2024-02-01',
+          updated_after: '2024-01-15',
+          due_after: '2024-03-01',
+          due_before: '2024-04-01',
+          type: 'Bug',
+          author: 'acc-2',
+        },
+        ['PROJ'],
+      ),
+    ).toBe(
+      'project = "PROJ" AND reporter = "acc-2" AND issuetype = "Bug" AND created >= "2024-01-01" AND created < "2024-02-01" AND updated >= "2024-01-15" AND due >= "2024-03-01" AND due < "2024-04-01" ORDER BY created DESC',
+    );
+  });
+
+  it('quotes literals, escaping quotes and backslashes', () => {
+    expect(quote('a "b" \\ c')).toBe('"a \\"b\\" \\\\ c"');
+  });
+});
