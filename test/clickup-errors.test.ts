@@ -203,3 +203,48 @@ describe('errors through the host', () => {
     expect(rig.fake.requests.length).toBe(before);
   });
 });
+
+describe('the rate limit within a tool call', () => {
+  let rig: ClickUpRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+  const limitedUntil = (resetS: number) => ({
+    status: 429,
+    body: { err: 'Rate limit reached', ECODE: 'APP_002' },
+    headers: {
+      'X-RateLimit-Limit': '100',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(resetS),
+    },
+  });
+
+  it("fails at once, naming the reset, when the reset is past the call's deadline", async () => {
+    rig = await startClickUpRig({ options: { retries: 2 }, deadlines: { callTool: 3000 } });
+    await rig.metadataLoaded();
+    const resetS = Math.floor(Date.now() / 1000) + 30;
+    rig.fake.route('GET', '/task/:id', limitedUntil(resetS));
+    const started = Date.now();
+    const result = await rig.call('get_issue', { key: '86a1b2c3d' });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(text(result)).toContain(
+      `ClickUp rate limit reached for task 86a1b2c3d; it resets at ${new Date(resetS * 1000).toISOString()}`,
+    );
+    expect(rig.fake.sent('GET', '/task/86a1b2c3d')).toHaveLength(1);
+  });
+
+  it('retries once the reset has come', async () => {
+    rig = await startClickUpRig({ options: { retries: 1 } });
+    await rig.metadataLoaded();
+    let calls = 0;
+    rig.fake.route('GET', '/task/:id', () =>
+      calls++ === 0
+        ? limitedUntil(Math.floor(Date.now() / 1000) - 1)
+        : { status: 200, body: task('86a1b2c3d') },
+    );
+    const result = await rig.call('get_issue', { key: '86a1b2c3d' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(rig.fake.sent('GET', '/task/86a1b2c3d')).toHaveLength(2);
+  });
+});

@@ -3,7 +3,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, vi } from 'vitest';
-import { definePlugin } from '../../src/host/index.js';
+import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.js';
 import { clickupSettings } from '../../src/plugins/clickup/options.js';
 import { createClickUpProvider } from '../../src/plugins/clickup/provider.js';
@@ -63,6 +63,8 @@ export interface RigOptions {
   gate?: Promise<void>;
   /** Reload period below the options' 10 s minimum, for refresh tests. */
   metadataTtlMs?: number;
+  /** The host's per-method deadlines for the plugin. */
+  deadlines?: MountSpec['deadlines'];
 }
 
 /** The real plugin with a short metadata TTL. */
@@ -97,6 +99,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
           retries: 0,
           ...rig.options,
         },
+        ...(rig.deadlines ? { deadlines: rig.deadlines } : {}),
       },
     ],
   });
