@@ -99,7 +99,7 @@ export function createClickUpEnricher(
       const given = args[entry.param];
       delete args[entry.param];
       if (tool === 'create_issue' && listId !== undefined && !entry.listIds.includes(listId)) {
-        throw notInList(entry, listId);
+        throw notInList(entry, findList(data, listId)?.name ?? listId);
       }
       const members =
         data?.lists.filter((list) => entry.listIds.includes(list.id)).flatMap((list) => list.members) ?? [];
@@ -108,10 +108,10 @@ export function createClickUpEnricher(
     if (Object.keys(writes).length) args.customFields = writes;
   }
 
-  const notInList = (entry: FieldParam, listId: string) =>
+  const notInList = (entry: FieldParam, list: string) =>
     new PluginError(
       'invalid_input',
-      `${entry.param}: list ${listId} has no field "${entry.field.name}"; it is on ${entry.lists.join(', ')}`,
+      `${entry.param}: list ${list} has no field "${entry.field.name}"; it is on ${entry.lists.join(', ')}`,
     );
 
   return {
@@ -126,7 +126,7 @@ export function createClickUpEnricher(
       if (schema.param('priority')) schema.addParam('priority', PRIORITY_SCHEMA);
       if (tool.name === 'get_issues') {
         schema.setEnum('sort', ['created', 'updated', 'due_date']);
-        schema.setParamDescription('labels', 'only tasks with any of these tags');
+        schema.setParamDescription('labels', 'only tasks with these tags');
         schema.setParamDescription(
           'assignee',
           'only tasks assigned to this user (id, name or email; see get_users)',
