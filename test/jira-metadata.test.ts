@@ -70,6 +70,18 @@ describe('jira metadata refresh', () => {
     expect(changed.count()).toBe(0);
   });
 
+  it('reads create metadata from the legacy endpoint on Server before 8.4', async () => {
+    rig = await startJiraRig({ flavor: 'server', metadata: { legacy: true } });
+    const properties = (await rig.tool('create_issue')).inputSchema.properties as Props;
+    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(properties.cf_severity?.description).toMatch(/required for Bug/);
+    expect((properties.type as { enum?: unknown[] }).enum).toEqual(['Task', 'Bug', 'Sub-task']);
+    expect(rig.sent('GET', '/rest/api/2/issue/createmeta')[0]?.query).toEqual({
+      projectKeys: 'PROJ',
+      expand: 'projects.issuetypes.fields',
+    });
+  });
+
   it('serves generic schemas that say why while loading fails, then the enriched ones once it succeeds', async () => {
     rig = await startJiraRig({ metadata: false, metadataTtlMs: 100 });
     await vi.waitFor(

@@ -21,7 +21,7 @@ export interface JiraRigOptions {
   /** The projects configured and served; default [PROJ]. */
   projects?: ProjectFixture[];
   /** false: no metadata routes (every metadata request gets Jira's 404); a promise holds the answers back. */
-  metadata?: false | { gate?: Promise<void> };
+  metadata?: false | { gate?: Promise<void>; legacy?: boolean };
   /** Plugin options besides base_url, flavor, projects and the env names (retries default to 0 here). */
   options?: Record<string, unknown>;
   /** Don't wait for the metadata to be in the schemas. */
@@ -69,7 +69,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
   process.env[TOKEN_ENV] = TOKEN;
   process.env[EMAIL_ENV] = EMAIL;
   fake.expectAuth('authorization', authHeader(flavor));
-  if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata?.gate);
+  if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata?.gate, rig.metadata?.legacy);
   const logs: Record<string, unknown>[] = [];
   const connected = await connect({
     planner: { enabled: false },

@@ -186,12 +186,16 @@ export const LINK_TYPES = [
   jira.linkType('10002', 'Duplicate', 'is duplicated by', 'duplicates'),
 ];
 
-/** Serves the site's and the projects' metadata; `gate` holds the answers back until it settles. */
+/**
+ * Serves the site's and the projects' metadata; `gate` holds the answers back until it settles. `legacy` serves
+ * create metadata as Server before 8.4 does: only GET /issue/createmeta?projectKeys=…&expand=projects.issuetypes.fields.
+ */
 export function routeMetadata(
   fake: FakeJira,
   flavor: Flavor,
   projects: ProjectFixture[],
   gate?: Promise<void>,
+  legacy = false,
 ): void {
   const api = apiOf(flavor);
   const held =
@@ -231,19 +235,8 @@ export function routeMetadata(
       jira.siteField('customfield_10100', 'Severity', { type: 'option', custom: `${PLUGIN}select` }),
     ]),
   );
+  if (legacy) routeLegacyCreateMeta(fake, api, projects);
   for (const project of projects) {
-    fake.route(
-      'GET',
-      `${api}/issue/createmeta/${project.key}/issuetypes`,
-      held(jira.issueTypePage(flavor, project.types)),
-    );
-    for (const [typeId, fields] of Object.entries(project.fields)) {
-      fake.route(
-        'GET',
-        `${api}/issue/createmeta/${project.key}/issuetypes/${typeId}`,
-        held(jira.fieldPage(flavor, fields)),
-      );
-    }
     fake.route(
       'GET',
       `${api}/project/${project.key}/statuses`,
@@ -257,5 +250,46 @@ export function routeMetadata(
         })),
       ),
     );
+    if (legacy) continue;
+    fake.route(
+      'GET',
+      `${api}/issue/createmeta/${project.key}/issuetypes`,
+      held(jira.issueTypePage(flavor, project.types)),
+    );
+    for (const [typeId, fields] of Object.entries(project.fields)) {
+      fake.route(
+        'GET',
+        `${api}/issue/createmeta/${project.key}/issuetypes/${typeId}`,
+        held(jira.fieldPage(flavor, fields)),
+      );
+    }
   }
+}
+
+/** Server before 8.4: one request for every project's issue types with their fields keyed by field id. */
+function routeLegacyCreateMeta(fake: FakeJira, api: string, projects: ProjectFixture[]): void {
+  fake.route('GET', `${api}/issue/createmeta`, (request) => ({
+    status: 200,
+    body: {
+      expand: 'projects',
+      projects: projects
+        .filter((p) => request.query.projectKeys?.split(',').includes(p.key))
+        .map((p) => ({
+          self: '',
+          id: '10000',
+          key: p.key,
+          name: p.key,
+          issuetypes: p.types.map((type) => ({
+            ...type,
+            expand: 'fields',
+            fields: Object.fromEntries(
+              (p.fields[type.id] ?? []).map((f) => {
+                const { fieldId, ...rest } = f as { fieldId: string };
+                return [fieldId, rest];
+              }),
+            ),
+          })),
+        })),
+    },
+  }));
 }

@@ -1,5 +1,7 @@
 // Reads one load of the projects' metadata from Jira: create metadata per issue type, statuses, priorities, link types, fields.
 import type { CallScope, JiraClient } from './client.js';
+import { type CreateMetaField, type IssueTypeMeta, createMetaOf } from './createmeta.js';
+import type { JiraFlavor } from './options.js';
 import {
   type CustomFieldDef,
   type FieldOption,
@@ -10,11 +12,7 @@ import {
   specialOf,
 } from './fields.js';
 
-export interface IssueTypeMeta {
-  id: string;
-  name: string;
-  subtask: boolean;
-}
+export type { IssueTypeMeta } from './createmeta.js';
 
 export interface StatusMeta {
   name: string;
@@ -48,40 +46,6 @@ export interface JiraMetadata {
   special: SpecialFields;
 }
 
-interface CreateMetaField {
-  fieldId?: string;
-  key?: string;
-  name: string;
-  required?: boolean;
-  schema?: JiraFieldSchema;
-  allowedValues?: unknown[];
-}
-
-/** Pages of createmeta: Cloud lists under `issueTypes` / `fields`, Server 8.4+ under `values`. */
-interface CreateMetaPage {
-  issueTypes?: unknown[];
-  fields?: unknown[];
-  values?: unknown[];
-  startAt?: number;
-  total?: number;
-  isLast?: boolean;
-}
-
-const PAGE_SIZE = 100;
-const MAX_PAGES = 10;
-
-async function allValues<T>(fetchPage: (startAt: number) => Promise<CreateMetaPage>): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await fetchPage(items.length);
-    const values = (answer.issueTypes ?? answer.fields ?? answer.values ?? []) as T[];
-    items.push(...values);
-    const total = answer.total ?? Number.POSITIVE_INFINITY;
-    if (answer.isLast === true || values.length === 0 || items.length >= total) break;
-  }
-  return items;
-}
-
 /** Adds one issue type's create fields to the project's: options and issue types merged per field id. */
 function mergeField(fields: Map<string, CustomFieldDef>, field: CreateMetaField, issueType: string): void {
   const id = field.fieldId ?? field.key ?? '';
@@ -112,23 +76,13 @@ async function loadProject(
   scope: CallScope,
   key: string,
   allPriorities: string[],
+  legacyAllowed: boolean,
 ): Promise<ProjectMeta> {
-  const what = `the create metadata of project ${key}`;
-  const base = `/issue/createmeta/${encodeURIComponent(key)}/issuetypes`;
-  const rawTypes = await allValues<{ id: string; name: string; subtask?: boolean }>((startAt) =>
-    client.api(what, scope, { path: base, query: { startAt, maxResults: PAGE_SIZE } }),
-  );
-  const issueTypes = rawTypes.map((t) => ({ id: String(t.id), name: t.name, subtask: t.subtask === true }));
   const fields = new Map<string, CustomFieldDef>();
   const components = new Map<string, FieldOption>();
   const priorities = new Set<string>();
-  for (const type of issueTypes) {
-    const typeFields = await allValues<CreateMetaField>((startAt) =>
-      client.api(what, scope, {
-        path: `${base}/${encodeURIComponent(type.id)}`,
-        query: { startAt, maxResults: PAGE_SIZE },
-      }),
-    );
+  const types = await createMetaOf(client, scope, key, legacyAllowed);
+  for (const { type, fields: typeFields } of types) {
     for (const field of typeFields) {
       const id = field.fieldId ?? field.key;
       if (id === 'components') for (const c of optionsOf(field.allowedValues) ?? []) components.set(c.id, c);
@@ -136,6 +90,7 @@ async function loadProject(
       mergeField(fields, field, type.name);
     }
   }
+  const issueTypes = types.map(({ type }) => type);
   const statusLists = await client.api<
     { name: string; statuses?: { name: string; statusCategory?: { key?: string } }[] }[]
   >(`the statuses of project ${key}`, scope, { path: `/project/${encodeURIComponent(key)}/statuses` });
@@ -167,6 +122,7 @@ export async function loadMetadata(
   client: JiraClient,
   scope: CallScope,
   projects: readonly string[],
+  flavor: JiraFlavor,
 ): Promise<JiraMetadata> {
   const [priorityList, linkTypes, allFields] = await Promise.all([
     client.api<{ name: string }[]>('the priority list', scope, { path: '/priority' }),
@@ -185,7 +141,8 @@ export async function loadMetadata(
   }
   const loaded = new Map<string, ProjectMeta>();
   // One project after another: a site's rate limit is shared with everything else the token does.
-  for (const key of projects) loaded.set(key, await loadProject(client, scope, key, priorities));
+  for (const key of projects)
+    loaded.set(key, await loadProject(client, scope, key, priorities, flavor === 'server'));
   return {
     projects: loaded,
     priorities,

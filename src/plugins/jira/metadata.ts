@@ -42,7 +42,12 @@ export function createMetadataStore(
 
   const load = async () => {
     try {
-      const next = await loadMetadata(client, { signal: stopping.signal }, settings.projects);
+      const next = await loadMetadata(
+        client,
+        { signal: stopping.signal },
+        settings.projects,
+        settings.flavor,
+      );
       failure = undefined;
       const changed = data === undefined || fingerprint(data) !== fingerprint(next);
       data = next;
