@@ -3,7 +3,7 @@
 // generic schemas that say so, until a later load succeeds.
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FIELDS, LIST_ID, dropDownOption, field } from './support/fake-clickup-bodies.js';
+import { FIELDS, LIST_ID, TEAM_ID, dropDownOption, field } from './support/fake-clickup-bodies.js';
 import { type ClickUpRig, routeMetadata, startClickUpRig, text } from './support/fake-clickup.js';
 
 let rig: ClickUpRig | undefined;
@@ -125,5 +125,13 @@ describe('clickup metadata', () => {
         { name: 'complete', category: 'done' },
       ],
     });
+  });
+
+  it('get_users lists the whole workspace when team_id is set', async () => {
+    rig = await startClickUpRig({ options: { team_id: TEAM_ID } });
+    await rig.metadataLoaded();
+    const users = (await rig.call('get_users')).structuredContent as { items: { name: string }[] };
+    expect(users.items.map((user) => user.name)).toEqual(['Ann Lee', 'Bo Chen', 'Cy Diaz']);
+    expect(rig.fake.sent('GET', '/team')).toHaveLength(1);
   });
 });

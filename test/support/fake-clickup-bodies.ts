@@ -200,3 +200,18 @@ export function comment(id: string, text: string, dateMs: number, user = member(
     reply_count: 0,
   };
 }
+
+/** GET /team: the workspaces the token may see, each with its members as { user }. */
+export function teams(members: Body[] = [...MEMBERS, member(185, 'Cy Diaz')]): Body {
+  return {
+    teams: [
+      {
+        id: TEAM_ID,
+        name: 'Acme',
+        color: '#536cfe',
+        avatar: null,
+        members: members.map((user) => ({ user: { ...user, role: 3 }, invited_by: null })),
+      },
+    ],
+  };
+}

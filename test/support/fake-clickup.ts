@@ -7,7 +7,7 @@ import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.js';
 import { clickupSettings } from '../../src/plugins/clickup/options.js';
 import { createClickUpProvider } from '../../src/plugins/clickup/provider.js';
-import { FIELDS, LIST_ID, MEMBERS, type Body, list } from './fake-clickup-bodies.js';
+import { FIELDS, LIST_ID, MEMBERS, type Body, list, teams } from './fake-clickup-bodies.js';
 import { type FakeRest, startFakeRest } from './fake-rest.js';
 import { type Connected, connect, createMemoryLogger } from './in-memory.js';
 
@@ -85,6 +85,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
   fake.expectAuth('authorization', TOKEN);
   const lists = rig.lists === false ? [] : (rig.lists ?? [{ id: LIST_ID, name: 'Backlog' }]);
   routeMetadata(fake, lists, rig.gate);
+  fake.route('GET', '/team', { status: 200, body: teams() });
   const logs: Record<string, unknown>[] = [];
   const connected = await connect({
     planner: { enabled: false },

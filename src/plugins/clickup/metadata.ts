@@ -16,6 +16,8 @@ export interface ListMetadata {
 export interface WorkspaceMetadata {
   /** In the configured order. */
   lists: ListMetadata[];
+  /** Everyone in the workspace (GET /team), when team_id is configured; else empty. */
+  workspaceMembers: ClickUpUserJson[];
 }
 
 export interface MetadataStore {
@@ -32,7 +34,14 @@ export interface MetadataStore {
   onChange(listener: () => void): void;
 }
 
-const fingerprint = (data: WorkspaceMetadata) => JSON.stringify(data);
+/** What the schemas show: members appear in none, so a new colleague does not rebuild the tool list. */
+const fingerprint = (data: WorkspaceMetadata) =>
+  JSON.stringify(data.lists.map(({ members: _members, ...shown }) => shown));
+
+/** GET /team answers every workspace the token may see, each with `members: [{ user }]`. */
+interface TeamsJson {
+  teams?: { id: string; members?: { user?: ClickUpUserJson }[] }[];
+}
 
 export function createMetadataStore(
   client: ClickUpClient,
@@ -71,9 +80,23 @@ export function createMetadataStore(
     };
   };
 
+  const loadWorkspaceMembers = async (): Promise<ClickUpUserJson[]> => {
+    if (settings.teamId === undefined) return [];
+    const answer = await client.send<TeamsJson>(
+      { method: 'GET', path: '/team', target: 'the workspaces' },
+      bounds,
+    );
+    const team = answer.teams?.find((candidate) => String(candidate.id) === settings.teamId);
+    return (team?.members ?? []).flatMap((member) => (member.user ? [member.user] : []));
+  };
+
   const load = async () => {
     try {
-      const next: WorkspaceMetadata = { lists: await Promise.all(settings.listIds.map(loadList)) };
+      const [lists, workspaceMembers] = await Promise.all([
+        Promise.all(settings.listIds.map(loadList)),
+        loadWorkspaceMembers(),
+      ]);
+      const next: WorkspaceMetadata = { lists, workspaceMembers };
       const changed = data === undefined || fingerprint(data) !== fingerprint(next);
       data = next;
       lastFailure = undefined;

@@ -52,10 +52,15 @@ export function chosenListId(deps: ToolDeps, value: unknown): string | undefined
 export const listMeta = (deps: ToolDeps, listId: string | undefined): ListMetadata | undefined =>
   listId === undefined ? undefined : deps.metadata.current()?.lists.find((list) => list.id === listId);
 
-/** Members of the given lists (all configured when none), one entry per user. */
+/**
+ * Members of the given lists, one entry per user; with no lists, everyone: the configured lists' members and,
+ * with team_id, the workspace's.
+ */
 export function membersOf(deps: ToolDeps, listIds?: readonly string[]): ClickUpUserJson[] {
   const seen = new Map<number, ClickUpUserJson>();
-  for (const list of deps.metadata.current()?.lists ?? []) {
+  const data = deps.metadata.current();
+  if (!listIds) for (const user of data?.workspaceMembers ?? []) seen.set(user.id, user);
+  for (const list of data?.lists ?? []) {
     if (listIds && !listIds.includes(list.id)) continue;
     for (const member of list.members) if (!seen.has(member.id)) seen.set(member.id, member);
   }
