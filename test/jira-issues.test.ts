@@ -268,6 +268,8 @@ describe('link_issues', () => {
     ['blocks', { outwardIssue: { key: 'PROJ-1' }, inwardIssue: { key: 'PROJ-2' } }, 'Blocks'],
     ['is blocked by', { outwardIssue: { key: 'PROJ-2' }, inwardIssue: { key: 'PROJ-1' } }, 'Blocks'],
     ['duplicates', { outwardIssue: { key: 'PROJ-1' }, inwardIssue: { key: 'PROJ-2' } }, 'Duplicate'],
+    ['Is Blocked By', { outwardIssue: { key: 'PROJ-2' }, inwardIssue: { key: 'PROJ-1' } }, 'Blocks'],
+    ['Blocks', { outwardIssue: { key: 'PROJ-1' }, inwardIssue: { key: 'PROJ-2' } }, 'Blocks'],
   ])('"%s" points the link the way the words say', async (linkType, ends, type) => {
     rig = await startJiraRig();
     rig.fake.route('POST', '/rest/api/3/issueLink', { status: 201 });
@@ -277,7 +279,7 @@ describe('link_issues', () => {
       target_key: 'PROJ-2',
       link_type: linkType,
     });
-    expect(text(result)).toMatch(new RegExp(`^Linked PROJ-1 ${linkType} PROJ-2`));
+    expect(text(result)).toMatch(new RegExp(`^Linked PROJ-1 ${linkType.toLowerCase()} PROJ-2`));
     expect(rig.sent('POST', '/rest/api/3/issueLink')[0]?.body).toEqual({ type: { name: type }, ...ends });
   });
 });

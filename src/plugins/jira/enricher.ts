@@ -154,7 +154,19 @@ export function createJiraEnricher(
       }
       if (Array.isArray(args.keys)) args.keys = args.keys.map((k: unknown) => issueKeyOf(k, sole) ?? k);
       const data = metadata.current();
-      if (data !== undefined) mapProjectValues(tool.name, args, data);
+      if (data === undefined) return;
+      mapProjectValues(tool.name, args, data);
+      if (tool.name === 'link_issues' && typeof args.link_type === 'string') {
+        // A type's name ("Blocks") or its words in any case ("Is Blocked By") as the word the enum lists.
+        const wanted = args.link_type
+          .trim()
+          .toLowerCase()
+          .replace(/[_\s]+/g, ' ');
+        const type = data.linkTypes.find((t) =>
+          [t.name, t.outward, t.inward].some((w) => w.toLowerCase() === wanted),
+        );
+        if (type) args.link_type = type.inward.toLowerCase() === wanted ? type.inward : type.outward;
+      }
     },
     valueModel: (tool) => trackerValueModel(tool, settings.apiHost),
     rateLimitHost: () => settings.apiHost,

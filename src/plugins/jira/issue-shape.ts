@@ -66,8 +66,6 @@ export const ISSUE_FIELDS = [
   'created',
   'updated',
   'resolutiondate',
-  'duedate',
-  'components',
 ];
 
 /** Markdown → what the API takes: an ADF document on Cloud (v3), wiki markup on Server (v2). */
