@@ -3,7 +3,15 @@
 // generic schemas that say so, until a later load succeeds.
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FIELDS, LIST_ID, TEAM_ID, dropDownOption, field } from './support/fake-clickup-bodies.js';
+import {
+  FIELDS,
+  LIST_ID,
+  MEMBERS,
+  TEAM_ID,
+  dropDownOption,
+  field,
+  member,
+} from './support/fake-clickup-bodies.js';
 import { type ClickUpRig, routeMetadata, startClickUpRig, text } from './support/fake-clickup.js';
 
 let rig: ClickUpRig | undefined;
@@ -133,5 +141,20 @@ describe('clickup metadata', () => {
     const users = (await rig.call('get_users')).structuredContent as { items: { name: string }[] };
     expect(users.items.map((user) => user.name)).toEqual(['Ann Lee', 'Bo Chen', 'Cy Diaz']);
     expect(rig.fake.sent('GET', '/team')).toHaveLength(1);
+  });
+
+  it('sends nothing when only the members change (no schema shows them), yet get_users sees the new one', async () => {
+    rig = await startClickUpRig({ metadataTtlMs: 50 });
+    await rig.metadataLoaded();
+    const changed = listChanged(rig);
+    routeMetadata(rig.fake, [{ id: LIST_ID, name: 'Backlog', members: [...MEMBERS, member(190, 'Dee Ek')] }]);
+    await vi.waitFor(
+      async () => {
+        const users = (await rig?.call('get_users'))?.structuredContent as { items: { name: string }[] };
+        expect(users.items.map((user) => user.name)).toContain('Dee Ek');
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    expect(changed).not.toHaveBeenCalled();
   });
 });
