@@ -32,7 +32,7 @@ const ORDER_BY: Readonly<Record<string, string>> = {
   due_date: 'due_date',
 };
 
-/** The day after `day`, as ms: "before a day" is the API's lt, "on or after" its gt of the moment before. */
+/** The millisecond before `ms`: the API's _gt filters are strict, so "on or after a day" is gt of the moment before. */
 const before = (ms: number | undefined) => (ms === undefined ? undefined : ms - 1);
 
 export function createTaskReadTools(deps: ToolDeps) {
@@ -51,6 +51,7 @@ export function createTaskReadTools(deps: ToolDeps) {
       include_markdown_description: true,
       ...(state === 'open' ? {} : { include_closed: true }),
       order_by: ORDER_BY[str(args.sort) ?? 'created'] ?? 'created',
+      // The reference says only that `reverse` flips the order; desc is taken to be ClickUp's default.
       ...(str(args.order) === 'asc' ? { reverse: true } : {}),
       statuses: strings(args.statuses)?.length ? strings(args.statuses) : undefined,
       tags: strings(args.labels)?.length ? strings(args.labels) : undefined,
