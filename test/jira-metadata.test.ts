@@ -4,7 +4,7 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jira } from './support/fake-jira.js';
-import { PROJ, PROJ_CUSTOM, routeMetadata } from './support/fake-jira-metadata.js';
+import { OPS, PROJ, PROJ_CUSTOM, routeMetadata } from './support/fake-jira-metadata.js';
 import { type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
 
 let rig: JiraRig | undefined;
@@ -113,5 +113,52 @@ describe('jira metadata refresh', () => {
     const tool = await rig.tool('create_issue');
     expect(tool.description).not.toMatch(/could not be loaded/);
     expect((tool.inputSchema.properties as Props).cf_severity).toBeDefined();
+  });
+
+  it("keeps the other projects' schemas when one project's metadata fails, and says which", async () => {
+    rig = await startJiraRig({
+      projects: [PROJ, OPS],
+      noWait: true,
+      routes: (fake) =>
+        fake.route('GET', '/rest/api/3/issue/createmeta/OPS/issuetypes', {
+          status: 403,
+          body: {
+            errorMessages: ['You do not have permission to create issues in this project.'],
+            errors: {},
+          },
+        }),
+    });
+    await vi.waitFor(
+      async () => expect((await rig?.tool('create_issue'))?.description).toMatch(/Metadata of OPS/),
+      {
+        timeout: 5000,
+        interval: 10,
+      },
+    );
+    const create = await rig.tool('create_issue');
+    expect(create.description).toMatch(/Metadata of OPS \(.*403.*\) could not be loaded/);
+    const properties = create.inputSchema.properties as Props;
+    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(properties.customFields?.description).toMatch(/custom fields of OPS by field id/);
+    const refused = await rig.call('create_issue', { title: 'x', projectId: 'OPS', cf_severity: 'High' });
+    expect(text(refused)).toMatch(
+      /cf_severity: the metadata of OPS could not be loaded .*give its custom fields in customFields/,
+    );
+    rig.fake.route('POST', '/rest/api/3/issue', { status: 201, body: { id: '1', key: 'OPS-1', self: '' } });
+    rig.fake.route('GET', '/rest/api/3/issue/OPS-1', { status: 200, body: jira.issue('cloud', 'OPS-1') });
+    const created = await rig.call('create_issue', {
+      title: 'x',
+      projectId: 'OPS',
+      customFields: { customfield_10200: { id: '61' } },
+    });
+    expect(created.isError, text(created)).toBeFalsy();
+    expect(rig.sent('POST', '/rest/api/3/issue')[0]?.body).toEqual({
+      fields: {
+        project: { key: 'OPS' },
+        issuetype: { name: 'Task' },
+        summary: 'x',
+        customfield_10200: { id: '61' },
+      },
+    });
   });
 });

@@ -26,6 +26,8 @@ export interface JiraRigOptions {
   options?: Record<string, unknown>;
   /** Don't wait for the metadata to be in the schemas. */
   noWait?: boolean;
+  /** Routes to add before the plugin starts (they win over the metadata routes). */
+  routes?: (fake: FakeJira) => void;
   /** The host's per-method deadlines for the plugin. */
   deadlines?: MountSpec['deadlines'];
   /** Reload the metadata this often (the config allows no less than 10 s, so tests inject it here). */
@@ -70,6 +72,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
   process.env[EMAIL_ENV] = EMAIL;
   fake.expectAuth('authorization', authHeader(flavor));
   if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata?.gate, rig.metadata?.legacy);
+  rig.routes?.(fake);
   const logs: Record<string, unknown>[] = [];
   const connected = await connect({
     planner: { enabled: false },

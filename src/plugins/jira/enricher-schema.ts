@@ -94,7 +94,16 @@ export function fitToMetadata(
   if (!data.special.points) schema.removeParams(['points']);
   if (!data.special.sprint) schema.removeParams(['sprint']);
   if (!data.special.epicLink && settings.flavor === 'server') schema.removeParams(['epic']);
-  if (schema.param('customFields') && (toolName === 'create_issue' || toolName === 'update_issue')) {
+  const writes = toolName === 'create_issue' || toolName === 'update_issue';
+  if (writes && schema.param('customFields') && data.failed.size > 0) {
+    // Projects whose metadata is missing still take custom fields, by id.
+    schema.setParamDescription(
+      'customFields',
+      `custom fields of ${[...data.failed.keys()].join(', ')} by field id ("customfield_10042"), each value in the format Jira's API takes`,
+    );
+    for (const param of params)
+      schema.addParam(param.param, customParamSchema(param, settings.flavor, multi));
+  } else if (writes && schema.param('customFields')) {
     schema.removeParams(['customFields']);
     for (const param of params)
       schema.addParam(param.param, customParamSchema(param, settings.flavor, multi));
@@ -123,6 +132,19 @@ function fitLinkTypes(schema: ToolSchema, data: JiraMetadata): void {
     `how key relates to target_key, in this site's words: ${data.linkTypes
       .map((t) => `"${t.outward}" / "${t.inward}" (${t.name})`)
       .join(', ')}`,
+  );
+}
+
+/** Names the projects whose metadata failed to load, so the agent knows their values are not checked. */
+export function describePartial(
+  schema: ToolSchema,
+  description: string,
+  failed: ReadonlyMap<string, string>,
+): void {
+  if (failed.size === 0) return;
+  const reasons = [...failed].map(([key, why]) => `${key} (${why})`).join('; ');
+  schema.setDescription(
+    `${description} Metadata of ${reasons} could not be loaded: issue types, components and custom fields of ${[...failed.keys()].join(', ')} are not listed or checked here.`,
   );
 }
 

@@ -3,8 +3,15 @@
 import type { ToolEnricher } from '../../enrich/index.js';
 import { PluginError } from '../../host/index.js';
 import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
-import { type CustomParam, customParams, mapCustomArgs } from './custom-params.js';
-import { PROJECT_PARAM, describeGeneric, fitToJira, fitToMetadata, prioritiesOf } from './enricher-schema.js';
+import { CF_PREFIX, type CustomParam, customParams, mapCustomArgs } from './custom-params.js';
+import {
+  PROJECT_PARAM,
+  describeGeneric,
+  describePartial,
+  fitToJira,
+  fitToMetadata,
+  prioritiesOf,
+} from './enricher-schema.js';
 import { issueKeyOf } from './keys.js';
 import type { JiraMetadata, MetadataStore, ProjectMeta } from './metadata.js';
 import type { JiraSettings } from './options.js';
@@ -130,6 +137,15 @@ export function createJiraEnricher(
           `priority: ${JSON.stringify(args.priority)} is not one of ${names.join(', ')} (or urgent, high, normal, low)`,
         );
     }
+    if (writes && key !== undefined && data.failed.has(key)) {
+      const given = Object.keys(args).filter((name) => name.startsWith(CF_PREFIX));
+      if (given.length) {
+        refuse(
+          `${given.join(', ')}: the metadata of ${key} could not be loaded (${data.failed.get(key) ?? ''}); give its custom fields in customFields by field id`,
+        );
+      }
+      return;
+    }
     if (writes) mapCustomArgs(args, params(data), key, settings.flavor);
   }
 
@@ -145,6 +161,7 @@ export function createJiraEnricher(
         return;
       }
       fitToMetadata(schema, tool.name, settings, data, params(data));
+      describePartial(schema, descriptions.get(tool.name) ?? '', data.failed);
     },
     transformArgs(tool, args) {
       // One spelling per issue, so the planner's cache and invalidations see "proj-7" and "PROJ-7" as one key.

@@ -39,7 +39,10 @@ export interface LinkTypeMeta {
 }
 
 export interface JiraMetadata {
+  /** The projects that loaded. */
   projects: Map<string, ProjectMeta>;
+  /** The projects that did not, with why. */
+  failed: Map<string, string>;
   /** Every priority of the instance, highest first (Jira's order). */
   priorities: string[];
   linkTypes: LinkTypeMeta[];
@@ -117,7 +120,10 @@ async function loadProject(
   };
 }
 
-/** One full load; any failed request fails it (the store keeps what it had, or the generic schemas). */
+/**
+ * One full load. A failed site-wide request, or every project failing, fails it (the store keeps what it had, or
+ * the generic schemas); a project that fails alone is listed in `failed` and the others load.
+ */
 export async function loadMetadata(
   client: JiraClient,
   scope: CallScope,
@@ -140,11 +146,23 @@ export async function loadMetadata(
     if (which !== undefined) special[which] ??= field.id;
   }
   const loaded = new Map<string, ProjectMeta>();
+  const failed = new Map<string, string>();
+  let firstFailure: unknown;
   // One project after another: a site's rate limit is shared with everything else the token does.
-  for (const key of projects)
-    loaded.set(key, await loadProject(client, scope, key, priorities, flavor === 'server'));
+  for (const key of projects) {
+    try {
+      loaded.set(key, await loadProject(client, scope, key, priorities, flavor === 'server'));
+    } catch (error) {
+      // One project the account cannot read must not take the others' schemas with it.
+      if (scope.signal.aborted) throw error;
+      firstFailure ??= error;
+      failed.set(key, error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (loaded.size === 0) throw firstFailure;
   return {
     projects: loaded,
+    failed,
     priorities,
     linkTypes: (linkTypes.issueLinkTypes ?? []).map(({ name, inward, outward }) => ({
       name,

@@ -24,7 +24,13 @@ export interface MetadataStore {
 }
 
 function fingerprint(data: JiraMetadata): string {
-  return JSON.stringify([[...data.projects.values()], data.priorities, data.linkTypes, data.special]);
+  return JSON.stringify([
+    [...data.projects.values()],
+    [...data.failed.keys()],
+    data.priorities,
+    data.linkTypes,
+    data.special,
+  ]);
 }
 
 export function createMetadataStore(
