@@ -1,6 +1,6 @@
 // How Jira's refusals reach the agent: 401 and 403 say what to check, 404 names the issue, 400 passes Jira's messages
 // and field errors (named as the agent's parameters) through, 429 waits out Retry-After, and no token ever shows.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jira } from './support/fake-jira.js';
 import { TOKEN, type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
 
@@ -100,6 +100,17 @@ describe('jira errors', () => {
     expect(text(result)).toMatch(/rate limit reached for issue PROJ-7; it resets at/);
     expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("aborts Jira's request at the call's deadline, and says so", async () => {
+    rig = await startJiraRig({ deadlines: { callTool: 300 } });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', () => new Promise(() => {}));
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('tool "jira__get_issue" did not finish within its deadline of 300 ms');
+    await vi.waitFor(() =>
+      expect(rig?.fake.abandoned.map((r) => r.path)).toContain('/rest/api/3/issue/PROJ-7'),
+    );
   });
 
   it('never shows the token, even when Jira echoes it', async () => {
