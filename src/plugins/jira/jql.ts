@@ -4,6 +4,9 @@ import { type Args, str, strings } from '../kit/index.js';
 /** A JQL string literal: quoted, with quotes and backslashes escaped. */
 export const quote = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
+/** A user for JQL: "me" is the token's own account (currentUser()), anything else an accountId or user name. */
+const person = (user: string): string => (/^@?me$/i.test(user) ? 'currentUser()' : quote(user));
+
 const ORDER_BY = /\s+ORDER\s+BY\s+(.+)$/i;
 const SORT_FIELDS: Readonly<Record<string, string>> = {
   created: 'created',
@@ -43,9 +46,9 @@ export function issuesJql(args: Args, projects: readonly string[]): string {
   if (search) clauses.push(`text ~ ${quote(search)}`);
   for (const label of strings(args.labels) ?? []) clauses.push(`labels = ${quote(label)}`);
   const assignee = str(args.assignee);
-  if (assignee) clauses.push(`assignee = ${quote(assignee)}`);
+  if (assignee) clauses.push(`assignee = ${person(assignee)}`);
   const author = str(args.author);
-  if (author) clauses.push(`reporter = ${quote(author)}`);
+  if (author) clauses.push(`reporter = ${person(author)}`);
   const priority = str(args.priority);
   if (priority) clauses.push(`priority = ${quote(priority)}`);
   const type = str(args.type);
