@@ -40,6 +40,12 @@ describe('issuesJql', () => {
     );
   });
 
+  it('reads "me" as the account the token belongs to', () => {
+    expect(issuesJql({ assignee: 'me', author: '@me', state: 'all' }, ['PROJ'])).toBe(
+      'project = "PROJ" AND assignee = currentUser() AND reporter = currentUser() ORDER BY created DESC',
+    );
+  });
+
   it('quotes literals, escaping quotes and backslashes', () => {
     expect(quote('a "b" \\ c')).toBe('"a \\"b\\" \\\\ c"');
   });

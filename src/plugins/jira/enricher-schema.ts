@@ -24,8 +24,9 @@ export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSe
     });
   }
   if (schema.param('assignee'))
-    schema.setParamDescription('assignee', `only issues assigned to this ${user}`);
-  if (schema.param('author')) schema.setParamDescription('author', `only issues reported by this ${user}`);
+    schema.setParamDescription('assignee', `only issues assigned to this ${user}, or "me"`);
+  if (schema.param('author'))
+    schema.setParamDescription('author', `only issues reported by this ${user}, or "me"`);
   switch (toolName) {
     case 'get_issues':
       // JQL orders by dates, priority and rank, but not by comment count.
