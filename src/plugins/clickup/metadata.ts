@@ -4,6 +4,7 @@ import type { Logger } from '../../host/index.js';
 import type { ClickUpFieldJson, ClickUpListJson, ClickUpStatusJson, ClickUpUserJson } from './api-types.js';
 import { type ClickUpClient, segment } from './client.js';
 import type { ClickUpSettings } from './options.js';
+import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
 
 export interface ListMetadata {
   id: string;
@@ -20,19 +21,7 @@ export interface WorkspaceMetadata {
   workspaceMembers: ClickUpUserJson[];
 }
 
-export interface MetadataStore {
-  /** Undefined until the first load succeeds. */
-  current(): WorkspaceMetadata | undefined;
-  /** Why the last load failed, while the schemas are generic because of it. */
-  failure(): string | undefined;
-  /** Loads now and then every TTL; never throws (failures are logged and retried at the next tick). */
-  start(): void;
-  /** Loads now, outside the timer; resolves when done (a failure is kept, not thrown). */
-  refresh(): Promise<void>;
-  stop(): Promise<void>;
-  /** Called after a load that changed what the schemas show. */
-  onChange(listener: () => void): void;
-}
+export type MetadataStore = RefreshingMetadata<WorkspaceMetadata>;
 
 /** What the schemas show: members appear in none, so a new colleague does not rebuild the tool list. */
 const fingerprint = (data: WorkspaceMetadata) =>
@@ -48,16 +37,7 @@ export function createMetadataStore(
   settings: ClickUpSettings,
   logger: Logger,
 ): MetadataStore {
-  let data: WorkspaceMetadata | undefined;
-  let lastFailure: string | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let loading: Promise<void> = Promise.resolve();
-  const stopping = new AbortController();
-  const listeners: (() => void)[] = [];
-  const bounds = { signal: stopping.signal };
-
-  const loadList = async (id: string): Promise<ListMetadata> => {
+  const loadList = async (id: string, bounds: { signal: AbortSignal }): Promise<ListMetadata> => {
     const path = `/list/${segment(id)}`;
     const [list, fields, members] = await Promise.all([
       client.send<ClickUpListJson>({ method: 'GET', path, target: `list ${id}` }, bounds),
@@ -80,7 +60,7 @@ export function createMetadataStore(
     };
   };
 
-  const loadWorkspaceMembers = async (): Promise<ClickUpUserJson[]> => {
+  const loadWorkspaceMembers = async (bounds: { signal: AbortSignal }): Promise<ClickUpUserJson[]> => {
     if (settings.teamId === undefined) return [];
     const answer = await client.send<TeamsJson>(
       { method: 'GET', path: '/team', target: 'the workspaces' },
@@ -90,53 +70,21 @@ export function createMetadataStore(
     return (team?.members ?? []).flatMap((member) => (member.user ? [member.user] : []));
   };
 
-  const load = async () => {
-    try {
-      const [lists, workspaceMembers] = await Promise.all([
-        Promise.all(settings.listIds.map(loadList)),
-        loadWorkspaceMembers(),
-      ]);
-      const next: WorkspaceMetadata = { lists, workspaceMembers };
-      const changed = data === undefined || fingerprint(data) !== fingerprint(next);
-      data = next;
-      lastFailure = undefined;
-      if (changed && !stopped) for (const listener of listeners) listener();
-    } catch (error) {
-      if (stopped) return;
-      const previous = lastFailure;
-      lastFailure = error instanceof Error ? error.message : String(error);
-      // Generic schemas say why in their descriptions: a new reason is a change of what they show.
-      if (data === undefined && lastFailure !== previous) for (const listener of listeners) listener();
-      logger.warn(
-        { err: lastFailure },
-        `cannot load statuses and custom fields of ClickUp lists ${settings.listIds.join(', ')}; schemas stay generic until the next try`,
-      );
-    }
-  };
-
-  return {
-    current: () => data,
-    failure: () => (data === undefined ? lastFailure : undefined),
-    start() {
-      const tick = () => {
-        loading = load().finally(() => {
-          if (!stopped) timer = setTimeout(tick, settings.metadataTtlMs).unref();
-        });
-      };
-      tick();
+  return createRefreshingMetadata(
+    {
+      what: `statuses and custom fields of ClickUp lists ${settings.listIds.join(', ')}`,
+      ttlMs: settings.metadataTtlMs,
+      fingerprint,
+      async load(signal) {
+        const [lists, workspaceMembers] = await Promise.all([
+          Promise.all(settings.listIds.map((id) => loadList(id, { signal }))),
+          loadWorkspaceMembers({ signal }),
+        ]);
+        return { lists, workspaceMembers };
+      },
     },
-    refresh() {
-      loading = loading.then(load);
-      return loading;
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      stopping.abort();
-      await loading;
-    },
-    onChange: (listener) => void listeners.push(listener),
-  };
+    logger,
+  );
 }
 
 /** The list a name or id names, among the loaded ones. */

@@ -2,6 +2,7 @@
 import type { Logger } from '../../host/index.js';
 import { type GitLabClient, listPage } from './client.js';
 import type { GitLabSettings } from './options.js';
+import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
 
 export interface ProjectMetadata {
   /** Empty when the project has more labels than are worth an enum (over 1000). */
@@ -13,16 +14,7 @@ export interface ProjectMetadata {
   webUrl?: string;
 }
 
-export interface MetadataStore {
-  /** Undefined until the first load succeeds. */
-  current(): ProjectMetadata | undefined;
-  /** Loads now and then every TTL; never throws (failures are logged and retried at the next tick). */
-  start(): void;
-  /** Stops the timer, aborts a load in flight, and resolves once it has settled. */
-  stop(): Promise<void>;
-  /** Called after a load that changed labels or milestones. */
-  onChange(listener: () => void): void;
-}
+export type MetadataStore = RefreshingMetadata<ProjectMetadata>;
 
 /** Most pages of labels or milestones read per load (100 each). */
 const MAX_PAGES = 10;
@@ -45,62 +37,39 @@ export function createMetadataStore(
   settings: GitLabSettings,
   logger: Logger,
 ): MetadataStore {
-  let data: ProjectMetadata | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let loading: Promise<void> = Promise.resolve();
-  const stopping = new AbortController();
-  const listeners: (() => void)[] = [];
   const { projectId } = settings;
-
-  const load = async () => {
-    const api = client.api(stopping.signal);
-    try {
-      const [project, labels, milestones] = await Promise.all([
-        api.projects.show(projectId) as Promise<{ default_branch?: string | null; web_url?: string }>,
-        allPages<{ name: string }>((page) =>
-          api.labels.all(projectId, { perPage: 100, page, showExpanded: true }),
-        ),
-        allPages<{ id: number; title: string }>((page) => {
-          // include_ancestors (GitLab 16.7+) adds the groups' milestones, which project issues can take too.
-          const options = { state: 'active', includeAncestors: true, perPage: 100, page, showExpanded: true };
-          return api.milestones.all(projectId, options);
-        }),
-      ]);
-      const next: ProjectMetadata = {
-        labels: (labels ?? []).map((label) => label.name),
-        milestones: new Map((milestones ?? []).map((milestone) => [milestone.title, milestone.id])),
-        ...(project.default_branch ? { defaultBranch: project.default_branch } : {}),
-        ...(project.web_url ? { webUrl: project.web_url } : {}),
-      };
-      const changed = data === undefined || fingerprint(data) !== fingerprint(next);
-      data = next;
-      if (changed && !stopped) for (const listener of listeners) listener();
-    } catch (error) {
-      if (stopped) return;
-      logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        `cannot load labels and milestones of ${settings.projectName}; schemas stay generic until the next try`,
-      );
-    }
-  };
-
-  return {
-    current: () => data,
-    start() {
-      const tick = () => {
-        loading = load().finally(() => {
-          if (!stopped) timer = setTimeout(tick, settings.metadataTtlMs).unref();
-        });
-      };
-      tick();
+  return createRefreshingMetadata(
+    {
+      what: `labels and milestones of ${settings.projectName}`,
+      ttlMs: settings.metadataTtlMs,
+      fingerprint,
+      async load(signal) {
+        const api = client.api(signal);
+        const [project, labels, milestones] = await Promise.all([
+          api.projects.show(projectId) as Promise<{ default_branch?: string | null; web_url?: string }>,
+          allPages<{ name: string }>((page) =>
+            api.labels.all(projectId, { perPage: 100, page, showExpanded: true }),
+          ),
+          allPages<{ id: number; title: string }>((page) => {
+            // include_ancestors (GitLab 16.7+) adds the groups' milestones, which project issues can take too.
+            const options = {
+              state: 'active',
+              includeAncestors: true,
+              perPage: 100,
+              page,
+              showExpanded: true,
+            };
+            return api.milestones.all(projectId, options);
+          }),
+        ]);
+        return {
+          labels: (labels ?? []).map((label) => label.name),
+          milestones: new Map((milestones ?? []).map((milestone) => [milestone.title, milestone.id])),
+          ...(project.default_branch ? { defaultBranch: project.default_branch } : {}),
+          ...(project.web_url ? { webUrl: project.web_url } : {}),
+        };
+      },
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      stopping.abort();
-      await loading;
-    },
-    onChange: (listener) => void listeners.push(listener),
-  };
+    logger,
+  );
 }

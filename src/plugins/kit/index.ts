@@ -24,3 +24,8 @@ export { lookupByName } from './lookups.js';
 export { logLines, compilePattern, jobIdArg, logQuery, renderJobLog, type LogView } from './ci-logs.js';
 export { MAX_LOG_LINES, MAX_LOG_CHARS, type LogQuery } from './log-window.js';
 export { parsePluginOptions } from './options.js';
+export {
+  createRefreshingMetadata,
+  type MetadataSource,
+  type RefreshingMetadata,
+} from './refreshing-metadata.js';
