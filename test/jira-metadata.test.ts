@@ -161,4 +161,19 @@ describe('jira metadata refresh', () => {
       },
     });
   });
+
+  it('reloads the metadata when Jira refuses a write, so the next schemas are current', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('POST', '/rest/api/3/issue', {
+      status: 400,
+      body: { errorMessages: [], errors: { customfield_10100: "Option id '2' is not valid" } },
+    });
+    const loads = rig.sent('GET', '/rest/api/3/priority').length;
+    const result = await rig.call('create_issue', { title: 'x', cf_severity: 'High' });
+    expect(text(result)).toContain("cf_severity (customfield_10100): Option id '2' is not valid");
+    await vi.waitFor(() => expect(rig?.sent('GET', '/rest/api/3/priority').length).toBe(loads + 1), {
+      timeout: 5000,
+      interval: 10,
+    });
+  });
 });

@@ -69,6 +69,19 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     return fields;
   }
 
+  /**
+   * A write Jira refuses (400) may have met fields or options changed since the last load: the metadata reloads
+   * in the background, so the schemas the agent reads next are current. The refusal itself goes to the agent.
+   */
+  async function refreshingOnRefusal<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } catch (error) {
+      if (error instanceof PluginError && error.kind === 'invalid_input') void metadata.refresh();
+      throw error;
+    }
+  }
+
   /** The issue as it now is, for the answer of a write. */
   const readBack = (key: string, ctx: RequestContext) =>
     client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
@@ -89,11 +102,13 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
       issuetype: { name: 'Task' },
       ...(await issueFields(args, ctx)),
     };
-    const created = await client.api<{ key: string }>(`a new issue in ${project}`, scopeOf(ctx), {
-      method: 'POST',
-      path: '/issue',
-      body: { fields },
-    });
+    const created = await refreshingOnRefusal(
+      client.api<{ key: string }>(`a new issue in ${project}`, scopeOf(ctx), {
+        method: 'POST',
+        path: '/issue',
+        body: { fields },
+      }),
+    );
     const raw = await readBack(created.key, ctx);
     return writtenResult('Created', {
       kind: 'issue',
@@ -119,11 +134,13 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
           : transitionToState(transitions, state ?? 'closed', key);
     }
     if (Object.keys(fields).length) {
-      await client.api(`issue ${key}`, scopeOf(ctx), {
-        method: 'PUT',
-        path: `/issue/${encodeURIComponent(key)}`,
-        body: { fields },
-      });
+      await refreshingOnRefusal(
+        client.api(`issue ${key}`, scopeOf(ctx), {
+          method: 'PUT',
+          path: `/issue/${encodeURIComponent(key)}`,
+          body: { fields },
+        }),
+      );
     }
     if (transition) await doTransition(deps, key, transition, ctx);
     const raw = await readBack(key, ctx);
