@@ -187,6 +187,35 @@ describe('create_issue on Jira Server / Data Center', () => {
   });
 });
 
+describe('create_issue on Server / Data Center, every kind', () => {
+  it('sends the same formats as Cloud but users by name and text areas as wiki markup', async () => {
+    rig = await rigWithCreate('server');
+    const result = await rig.call('create_issue', { title: 'Crash', type: 'Bug', ...EVERY_KIND });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'PROJ' },
+      issuetype: { name: 'Bug' },
+      summary: 'Crash',
+      customfield_10100: { id: '2' },
+      customfield_10101: [{ id: '11' }, { id: '13' }],
+      customfield_10102: { name: 'acc-1' },
+      customfield_10103: [{ name: 'acc-2' }, { name: 'acc-3' }],
+      customfield_10104: 12.5,
+      customfield_10105: '2024-05-01',
+      customfield_10106: '2024-05-01T12:00:00.000+0000',
+      customfield_10107: ['alpha', 'beta'],
+      customfield_10108: '*Bold* note',
+      customfield_10109: 'short',
+      customfield_10110: 'https://docs.example.com/x',
+      customfield_10111: { id: '21', child: { id: '23' } },
+      customfield_10112: { id: '32' },
+      customfield_10113: [{ id: '31' }],
+      customfield_10114: { id: '41' },
+      customfield_10115: { id: '52' },
+    });
+  });
+});
+
 describe('create_issue with several projects', () => {
   it('requires projectId and never picks a project', async () => {
     rig = await rigWithCreate('cloud', [PROJ, OPS]);
