@@ -56,6 +56,39 @@ describe('get_custom_fields', () => {
   });
 });
 
+describe('without project metadata', () => {
+  it("reads statuses and the site's custom fields straight from Jira", async () => {
+    rig = await startJiraRig({ metadata: false });
+    rig.fake.route('GET', '/rest/api/3/project/PROJ/statuses', {
+      status: 200,
+      body: [
+        { self: '', id: '10001', name: 'Task', subtask: false, statuses: [jira.status('To Do', 'new')] },
+      ],
+    });
+    rig.fake.route('GET', '/rest/api/3/field', {
+      status: 200,
+      body: [
+        jira.siteField('summary', 'Summary', { type: 'string' }),
+        jira.siteField('customfield_10100', 'Severity', {
+          type: 'option',
+          custom: 'com.atlassian.jira.plugin.system.customfieldtypes:select',
+        }),
+        jira.siteField('customfield_10300', 'Team', {
+          type: 'team',
+          custom: 'com.atlassian.teams:rm-teams-custom-field-team',
+        }),
+      ],
+    });
+    const statuses = structured(await rig.call('get_available_statuses')) as { items: unknown[] };
+    expect(statuses.items).toEqual([{ name: 'To Do', category: 'new', scope: 'PROJ: Task' }]);
+    const fields = structured(await rig.call('get_custom_fields')) as { items: unknown[] };
+    expect(fields.items).toEqual([
+      { id: 'customfield_10100', name: 'Severity', type: 'option' },
+      { id: 'customfield_10300', name: 'Team', type: 'team' },
+    ]);
+  });
+});
+
 describe('get_users', () => {
   it('searches Cloud users by query and gives their accountId', async () => {
     rig = await startJiraRig();
