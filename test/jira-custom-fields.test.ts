@@ -146,6 +146,21 @@ describe('create_issue on Jira Cloud', () => {
     expect(text(result)).toContain(message);
   });
 
+  it('refuses a Bug without the severity its project requires, before asking Jira', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', { title: 'x', type: 'Bug' });
+    expect(text(result)).toContain(
+      'Bug issues of PROJ require cf_severity ("Severity": one of Critical, High, Medium, Low)',
+    );
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+    const byId = await rig.call('create_issue', {
+      title: 'x',
+      type: 'Bug',
+      customFields: { customfield_10100: { id: '1' } },
+    });
+    expect(byId.isError, text(byId)).toBeFalsy();
+  });
+
   it('creates a sub-task under a parent, with the sub-task type by default', async () => {
     rig = await rigWithCreate('cloud');
     const result = await rig.call('create_issue', { title: 'Part', parent: 'proj-3' });

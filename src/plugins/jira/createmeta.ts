@@ -15,6 +15,7 @@ export interface CreateMetaField {
   key?: string;
   name: string;
   required?: boolean;
+  hasDefaultValue?: boolean;
   schema?: JiraFieldSchema;
   allowedValues?: unknown[];
 }

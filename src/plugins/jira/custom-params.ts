@@ -115,3 +115,26 @@ export function mapCustomArgs(
   const given = (args.customFields ?? {}) as Record<string, unknown>;
   args.customFields = { ...given, ...mapped };
 }
+
+/**
+ * Refuses a create that leaves out custom fields the project requires for its issue type, naming each cf_
+ * parameter and what it takes, before Jira is asked. Values given by id in `customFields` count.
+ */
+export function checkRequired(
+  args: Record<string, unknown>,
+  params: readonly CustomParam[],
+  project: string,
+  type: string,
+): void {
+  const byId = (args.customFields ?? {}) as Record<string, unknown>;
+  const missing = params.flatMap((param) => {
+    const field = param.fields.get(project);
+    if (field === undefined || !field.requiredFor.includes(type)) return [];
+    if (Object.hasOwn(args, param.param) || Object.hasOwn(byId, field.id)) return [];
+    const names = allowedNames(field.kind, field.options ?? []);
+    return [`${param.param} ("${field.name}"${names.length ? `: one of ${names.join(', ')}` : ''})`];
+  });
+  if (missing.length) {
+    throw new PluginError('invalid_input', `${type} issues of ${project} require ${missing.join('; ')}`);
+  }
+}

@@ -3,7 +3,7 @@
 import type { ToolEnricher } from '../../enrich/index.js';
 import { PluginError } from '../../host/index.js';
 import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
-import { CF_PREFIX, type CustomParam, customParams, mapCustomArgs } from './custom-params.js';
+import { CF_PREFIX, type CustomParam, checkRequired, customParams, mapCustomArgs } from './custom-params.js';
 import {
   PROJECT_PARAM,
   describeGeneric,
@@ -147,6 +147,10 @@ export function createJiraEnricher(
       return;
     }
     if (writes) mapCustomArgs(args, params(data), key, settings.flavor);
+    // After the mapping, so a bad value given is named before a value not given.
+    if (toolName === 'create_issue' && project !== undefined && typeof args.type === 'string') {
+      checkRequired(args, params(data), project.key, args.type);
+    }
   }
 
   return {

@@ -36,7 +36,7 @@ export interface CustomFieldDef {
   options?: FieldOption[];
   /** Issue type names whose create screen has the field. */
   issueTypes: string[];
-  /** Issue type names that require it. */
+  /** Issue type names that require a value for it (required, with no default Jira fills in). */
   requiredFor: string[];
 }
 

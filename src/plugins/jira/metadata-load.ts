@@ -49,6 +49,10 @@ export interface JiraMetadata {
   special: SpecialFields;
 }
 
+/** Jira fills a required field that has a default itself: only the others must be given. */
+const mustGive = (field: CreateMetaField): boolean =>
+  field.required === true && field.hasDefaultValue !== true;
+
 /** Adds one issue type's create fields to the project's: options and issue types merged per field id. */
 function mergeField(fields: Map<string, CustomFieldDef>, field: CreateMetaField, issueType: string): void {
   const id = field.fieldId ?? field.key ?? '';
@@ -63,12 +67,12 @@ function mergeField(fields: Map<string, CustomFieldDef>, field: CreateMetaField,
       kind,
       ...(options ? { options } : {}),
       issueTypes: [issueType],
-      requiredFor: field.required ? [issueType] : [],
+      requiredFor: mustGive(field) ? [issueType] : [],
     });
     return;
   }
   known.issueTypes.push(issueType);
-  if (field.required) known.requiredFor.push(issueType);
+  if (mustGive(field)) known.requiredFor.push(issueType);
   for (const option of options ?? []) {
     if (!known.options?.some((o) => o.id === option.id)) (known.options ??= []).push(option);
   }
