@@ -82,6 +82,7 @@ describe('create_issue on Jira Cloud', () => {
       due_date: '2024-06-01',
       points: 3,
       sprint: 'Sprint 4',
+      milestone: '2.0',
       ...EVERY_KIND,
     });
     expect(result.isError, text(result)).toBeFalsy();
@@ -96,6 +97,7 @@ describe('create_issue on Jira Cloud', () => {
       priority: { name: 'Highest' },
       components: [{ name: 'Backend' }],
       labels: ['crash'],
+      fixVersions: [{ name: '2.0' }],
       assignee: { accountId: 'acc-9' },
       duedate: '2024-06-01',
       customfield_10016: 3,

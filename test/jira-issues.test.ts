@@ -107,6 +107,7 @@ describe('get_issue and comments', () => {
         customfield_10100: { self: '', value: 'High', id: '2' },
         customfield_10111: { value: 'Europe', id: '21', child: { value: 'France', id: '23' } },
         comment: { comments: [], total: 1, maxResults: 0, startAt: 0 },
+        fixVersions: [jira.version('32', '2.0')],
         parent: {
           id: '10001',
           key: 'PROJ-1',
@@ -145,6 +146,7 @@ describe('get_issue and comments', () => {
       state: 'To Do',
       body: 'The save button crashes.',
       commentCount: 1,
+      milestone: '2.0',
       parent: 'PROJ-1',
       customFields: { Severity: 'High', Region: 'Europe > France' },
     });
@@ -230,11 +232,12 @@ describe('update_issue', () => {
       key: 'PROJ-7',
       title: 'Renamed',
       status: 'in progress',
+      milestone: '',
       cf_budget: 3,
     });
     expect(result.isError, text(result)).toBeFalsy();
     expect(rig.sent('PUT', '/rest/api/3/issue/PROJ-7')[0]?.body).toEqual({
-      fields: { summary: 'Renamed', customfield_10104: 3 },
+      fields: { summary: 'Renamed', fixVersions: [], customfield_10104: 3 },
     });
     expect(rig.sent('POST', '/rest/api/3/issue/PROJ-7/transitions')[0]?.body).toEqual({
       transition: { id: '11' },

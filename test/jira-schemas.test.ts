@@ -19,7 +19,7 @@ describe('jira schemas, one project', () => {
     const create = await props(rig, 'create_issue');
     expect(create.projectId).toBeUndefined();
     expect(create.customFields).toBeUndefined();
-    expect(create.milestone).toBeUndefined();
+    expect(create.milestone).toMatchObject({ enum: ['1.0', '2.0'], description: 'fix version name' });
     expect(create.status).toBeUndefined();
     expect(create.type?.enum).toEqual(['Task', 'Bug', 'Sub-task']);
     expect(create.type?.description).toMatch(/Task, Bug; with parent also Sub-task/);
@@ -30,6 +30,7 @@ describe('jira schemas, one project', () => {
     expect(create.sprint).toBeDefined();
     const update = await props(rig, 'update_issue');
     expect(update.status?.enum).toEqual(['To Do', 'In Progress', 'Done']);
+    expect(update.milestone?.enum).toEqual(['1.0', '2.0', '']);
     const issues = await props(rig, 'get_issues');
     expect(issues.projectId).toBeUndefined();
     expect((issues.statuses?.items as { enum: string[] }).enum).toEqual(['To Do', 'In Progress', 'Done']);

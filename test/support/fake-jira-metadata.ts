@@ -42,6 +42,12 @@ const systemFields = (required: boolean) => [
   ),
   field('labels', 'Labels', { type: 'array', items: 'string', system: 'labels' }),
   field('duedate', 'Due date', { type: 'date', system: 'duedate' }),
+  field(
+    'fixVersions',
+    'Fix versions',
+    { type: 'array', items: 'version', system: 'fixVersions' },
+    { allowedValues: [jira.version('31', '1.0'), jira.version('32', '2.0')] },
+  ),
   field('description', 'Description', { type: 'string', system: 'description' }),
   field('customfield_10020', 'Sprint', {
     type: 'array',

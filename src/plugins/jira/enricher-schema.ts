@@ -12,8 +12,13 @@ const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
 
 /** What never depends on metadata: Jira's own shape of the unified tools. */
 export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSettings): void {
-  // Versions are not mapped to milestones (yet); a Jira issue has one assignee.
-  schema.removeParams(['milestone']);
+  // A Jira issue's milestone is its fix version; it has one assignee.
+  if (schema.param('milestone')) {
+    schema.setParamDescription(
+      'milestone',
+      toolName === 'update_issue' ? 'fix version name; "" clears the fix versions' : 'fix version name',
+    );
+  }
   const user = settings.flavor === 'cloud' ? 'accountId' : 'user name';
   if (schema.param('assignees')) {
     schema.addParam('assignees', {
@@ -88,6 +93,11 @@ export function fitToMetadata(
     );
   }
   setNames(schema, 'components', union(projects.map((p) => p.components.map((c) => c.name))));
+  const versions = union(projects.map((p) => p.versions.map((v) => v.name)));
+  if (schema.param('milestone')) {
+    if (versions.length === 0) schema.removeParams(['milestone']);
+    else schema.setEnum('milestone', toolName === 'update_issue' ? [...versions, ''] : versions);
+  }
   const statuses = union(projects.map((p) => p.statuses.map((s) => s.name)));
   setNames(schema, 'statuses', statuses);
   if (toolName === 'update_issue') setNames(schema, 'status', statuses);

@@ -110,6 +110,10 @@ export function createJiraEnricher(
     const writes = toolName === 'create_issue' || toolName === 'update_issue';
     if (project !== undefined && writes) {
       mapIssueType(args, project, toolName === 'create_issue');
+      if (typeof args.milestone === 'string' && args.milestone !== '') {
+        const names = project.versions.map((v) => v.name);
+        args.milestone = canonical('milestone', args.milestone, names, ` (fix versions of ${project.key})`);
+      }
       if (Array.isArray(args.components)) {
         const names = project.components.map((c) => c.name);
         args.components = args.components.map((c) =>

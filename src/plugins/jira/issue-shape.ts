@@ -31,6 +31,7 @@ export interface JiraIssueJson {
     labels?: string[];
     priority?: { name?: string } | null;
     issuetype?: { name?: string } | null;
+    fixVersions?: { name?: string }[];
     parent?: JiraIssueRefJson | null;
     created?: string;
     updated?: string;
@@ -66,6 +67,7 @@ export const ISSUE_FIELDS = [
   'created',
   'updated',
   'resolutiondate',
+  'fixVersions',
 ];
 
 /** Markdown → what the API takes: an ADF document on Cloud (v3), wiki markup on Server (v2). */
@@ -152,6 +154,7 @@ export function issueFromJira(
     labels: fields.labels?.length ? fields.labels : undefined,
     priority: fields.priority?.name,
     type: fields.issuetype?.name,
+    milestone: fields.fixVersions?.[0]?.name,
     parent: fields.parent?.key,
     createdAt: fields.created,
     updatedAt: fields.updated,

@@ -38,6 +38,9 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     if (assignees) fields.assignee = assignees[0] === undefined ? null : user(assignees[0]);
     if (str(args.priority)) fields.priority = { name: args.priority };
     if (str(args.type)) fields.issuetype = { name: args.type };
+    // The unified milestone is the fix version; "" clears them.
+    if (typeof args.milestone === 'string')
+      fields.fixVersions = args.milestone === '' ? [] : [{ name: args.milestone }];
     const components = strings(args.components);
     if (components) fields.components = components.map((name) => ({ name }));
     if (typeof args.due_date === 'string') fields.duedate = args.due_date === '' ? null : args.due_date;

@@ -28,6 +28,8 @@ export interface ProjectMeta {
   /** Priority names the project's scheme allows, highest first; empty when its create screens do not say. */
   priorities: string[];
   components: FieldOption[];
+  /** Fix versions an issue can take (not archived), as the unified `milestone`. */
+  versions: FieldOption[];
   statuses: StatusMeta[];
   customFields: CustomFieldDef[];
 }
@@ -87,12 +89,14 @@ async function loadProject(
 ): Promise<ProjectMeta> {
   const fields = new Map<string, CustomFieldDef>();
   const components = new Map<string, FieldOption>();
+  const versions = new Map<string, FieldOption>();
   const priorities = new Set<string>();
   const types = await createMetaOf(client, scope, key, legacyAllowed);
   for (const { type, fields: typeFields } of types) {
     for (const field of typeFields) {
       const id = field.fieldId ?? field.key;
       if (id === 'components') for (const c of optionsOf(field.allowedValues) ?? []) components.set(c.id, c);
+      if (id === 'fixVersions') for (const v of optionsOf(field.allowedValues) ?? []) versions.set(v.id, v);
       if (id === 'priority') for (const p of optionsOf(field.allowedValues) ?? []) priorities.add(p.name);
       mergeField(fields, field, type.name);
     }
@@ -119,6 +123,7 @@ async function loadProject(
     // In the instance's order (highest first), which createmeta does not promise.
     priorities: allPriorities.filter((name) => priorities.has(name)),
     components: [...components.values()],
+    versions: [...versions.values()],
     statuses: [...statuses.values()],
     customFields: [...fields.values()],
   };
