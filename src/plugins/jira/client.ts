@@ -84,7 +84,7 @@ export function createJiraClient(
     const words = [failure.apiMessage, ...(failure.details ?? [])].filter(Boolean).join('; ');
     return new PluginError(
       'invalid_input',
-      `${settings.providerName} denied access to ${target} (403); check the account's permissions in the project and the token${words ? `: ${words.replaceAll(settings.token, '[redacted]')}` : ''}`,
+      `${settings.providerName} denied access to ${target} (403); check the account's permissions in the project and the token${words ? `: ${settings.token ? words.replaceAll(settings.token, '[redacted]') : words}` : ''}`,
     );
   };
 
