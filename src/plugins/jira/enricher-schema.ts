@@ -37,6 +37,10 @@ export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSe
       // JQL orders by dates, priority and rank, but not by comment count.
       schema.setEnum('sort', ['created', 'updated', 'priority']);
       schema.setParamDescription(
+        'state',
+        'which issues, by status category (default open; with query, all unless given)',
+      );
+      schema.setParamDescription(
         'search',
         'words to search for in summaries, descriptions and comments (JQL text ~)',
       );
