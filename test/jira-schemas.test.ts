@@ -35,6 +35,11 @@ describe('jira schemas, one project', () => {
     expect(issues.projectId).toBeUndefined();
     expect((issues.statuses?.items as { enum: string[] }).enum).toEqual(['To Do', 'In Progress', 'Done']);
     expect(issues.query).toBeDefined();
+    expect(issues.state).toEqual({
+      type: 'string',
+      enum: ['open', 'closed', 'all'],
+      description: 'which issues, by status category (default open; with query, all unless given)',
+    });
   });
 
   it('types each custom field by its kind, under an ASCII-safe name', async () => {

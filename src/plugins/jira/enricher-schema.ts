@@ -36,10 +36,12 @@ export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSe
     case 'get_issues':
       // JQL orders by dates, priority and rank, but not by comment count.
       schema.setEnum('sort', ['created', 'updated', 'priority']);
-      schema.setParamDescription(
-        'state',
-        'which issues, by status category (default open; with query, all unless given)',
-      );
+      // No schema default: with a query the query decides, so a client filling defaults in must not add "open".
+      schema.addParam('state', {
+        type: 'string',
+        enum: ['open', 'closed', 'all'],
+        description: 'which issues, by status category (default open; with query, all unless given)',
+      });
       schema.setParamDescription(
         'search',
         'words to search for in summaries, descriptions and comments (JQL text ~)',
