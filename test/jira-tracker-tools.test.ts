@@ -163,6 +163,19 @@ describe('sprints', () => {
     });
   });
 
+  it('finds a board by name, and names the boards there are when none matches', async () => {
+    rig = await startJiraRig();
+    routeBoard(rig);
+    const found = structured(await rig.call('get_board_sprints', { board: 'proj board', state: 'all' })) as {
+      items: unknown[];
+    };
+    expect(rig.sent('GET', '/rest/agile/1.0/board')[0]?.query.name).toBe('proj board');
+    expect(rig.sent('GET', '/rest/agile/1.0/board/7/sprint')[0]?.query.state).toBeUndefined();
+    expect(found.items).toHaveLength(2);
+    const missing = await rig.call('get_board_sprints', { board: 'Ops board' });
+    expect(text(missing)).toContain('board: no board named "Ops board"; boards: PROJ board (7)');
+  });
+
   it('moves issues into a sprint found by name', async () => {
     rig = await startJiraRig();
     routeBoard(rig);
