@@ -146,4 +146,14 @@ describe('jira schemas without metadata', () => {
     expect(create.type?.enum).toBeUndefined();
     expect(Object.keys(create).some((name) => name.startsWith('cf_'))).toBe(false);
   });
+
+  it('still asks which project with several, and never picks one', async () => {
+    rig = await startJiraRig({ metadata: false, projects: [PROJ, OPS] });
+    const create = await rig.tool('create_issue');
+    expect((create.inputSchema.properties as Props).projectId?.enum).toEqual(['PROJ', 'OPS']);
+    expect(create.inputSchema.required).toContain('projectId');
+    const result = await rig.call('create_issue', { title: 'x' });
+    expect(result.isError).toBe(true);
+    expect(rig.sent('POST', '/rest/api/3/issue')).toHaveLength(0);
+  });
 });

@@ -20,6 +20,14 @@ export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSe
     );
   }
   const user = settings.flavor === 'cloud' ? 'accountId' : 'user name';
+  // Which project is known without metadata: the one configured, else one of the configured keys, never a guess.
+  if (schema.param(PROJECT_PARAM)) {
+    if (settings.projects.length === 1) schema.removeParams([PROJECT_PARAM]);
+    else {
+      schema.setEnum(PROJECT_PARAM, settings.projects);
+      if (toolName === 'create_issue') schema.setRequired(PROJECT_PARAM);
+    }
+  }
   if (schema.param('assignees')) {
     schema.addParam('assignees', {
       type: 'array',
@@ -74,13 +82,6 @@ export function fitToMetadata(
 ): void {
   const projects = [...data.projects.values()];
   const multi = settings.projects.length > 1;
-  if (schema.param(PROJECT_PARAM)) {
-    if (!multi) schema.removeParams([PROJECT_PARAM]);
-    else {
-      schema.setEnum(PROJECT_PARAM, settings.projects);
-      if (toolName === 'create_issue') schema.setRequired(PROJECT_PARAM);
-    }
-  }
   setNames(schema, 'type', union(projects.map((p) => p.issueTypes.map((t) => t.name))));
   const subtasks = union(projects.map((p) => p.issueTypes.filter((t) => t.subtask).map((t) => t.name)));
   if (toolName === 'create_issue' && schema.param('type')) {

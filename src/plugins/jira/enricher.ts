@@ -12,7 +12,7 @@ import {
   fitToMetadata,
   prioritiesOf,
 } from './enricher-schema.js';
-import { issueKeyOf } from './keys.js';
+import { issueKeyOf, projectOfKey } from './keys.js';
 import type { JiraMetadata, MetadataStore, ProjectMeta } from './metadata.js';
 import type { JiraSettings } from './options.js';
 import { resolvePriority } from './priorities.js';
@@ -74,9 +74,7 @@ export function createJiraEnricher(
       args[PROJECT_PARAM] = args[PROJECT_PARAM].trim().toUpperCase();
     if (sole !== undefined) return sole;
     const key = typeof args.key === 'string' ? issueKeyOf(args.key) : undefined;
-    return (
-      (args[PROJECT_PARAM] as string | undefined) ?? (key ? key.slice(0, key.lastIndexOf('-')) : undefined)
-    );
+    return (args[PROJECT_PARAM] as string | undefined) ?? (key ? projectOfKey(key) : undefined);
   };
 
   function mapIssueType(args: Record<string, unknown>, project: ProjectMeta, creating: boolean): void {

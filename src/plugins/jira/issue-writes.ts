@@ -93,8 +93,10 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     });
 
   async function createIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
-    const project = str(args.projectId)?.toUpperCase() ?? settings.projects[0] ?? '';
-    if (!settings.projects.includes(project)) {
+    // With several projects the agent must say which: the plugin never picks one for it.
+    const project =
+      str(args.projectId)?.toUpperCase() ?? (settings.projects.length === 1 ? settings.projects[0] : '');
+    if (project === undefined || !settings.projects.includes(project)) {
       throw new PluginError(
         'invalid_input',
         `projectId: "${project}" is not one of ${settings.projects.join(', ')}`,
