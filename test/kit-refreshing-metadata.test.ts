@@ -29,7 +29,7 @@ function source(answers: Answer[], ttlMs = 1000) {
       ttlMs,
       load,
       // loadedAt changes every load but is not shown: only labels count.
-      fingerprint: (data: { labels: string[] }) => JSON.stringify(data.labels),
+      fingerprint: (data: { labels: string[]; loadedAt: number }) => JSON.stringify(data.labels),
     },
   };
 }
