@@ -10,6 +10,8 @@ export interface RecordedRequest {
   path: string;
   /** The query string, decoded; a repeated key (labels[]=a&labels[]=b) keeps its last value. */
   query: Record<string, string>;
+  /** Every value of each query key, in order: statuses[]=a&statuses[]=b → { 'statuses[]': ['a', 'b'] }. */
+  queryAll: Record<string, string[]>;
   /** Lower-case names, values exactly as sent (private-token, authorization). */
   headers: Record<string, string | undefined>;
   /** JSON bodies parsed; multipart and urlencoded forms as field → value; other text as is; undefined when empty. */
@@ -87,6 +89,12 @@ function compileRoute(
   };
 }
 
+function allValues(params: URLSearchParams): Record<string, string[]> {
+  const all: Record<string, string[]> = {};
+  for (const [key, value] of params) (all[key] ??= []).push(value);
+  return all;
+}
+
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers))
@@ -159,6 +167,7 @@ export async function startFakeRest(options: FakeRestOptions): Promise<FakeRest>
           method: (req.method ?? 'GET').toUpperCase(),
           path: target.pathname,
           query: Object.fromEntries(target.searchParams),
+          queryAll: allValues(target.searchParams),
           headers: flattenHeaders(req.headers),
           body: await parseBody(Buffer.concat(chunks), req.headers['content-type']),
         };
