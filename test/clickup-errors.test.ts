@@ -123,6 +123,25 @@ describe('the fetch client', () => {
     expect(fake.sent('POST', '/list/1/task')).toHaveLength(1);
   });
 
+  it('retries a PUT and a DELETE after a 5xx, and a POST only after a 429 (as the README says)', async () => {
+    fake.route('PUT', '/task/abc', { status: 500, body: { err: 'Internal' } });
+    fake.route('DELETE', '/task/abc/tag/x', { status: 502, body: { err: 'Bad gateway' } });
+    let posts = 0;
+    fake.route('POST', '/task/abc/comment', () =>
+      posts++ === 0 ? limited(T0 / 1000 + 1) : { status: 200, body: { id: 1 } },
+    );
+    const client = createClickUpClient(settings, fakeClock());
+    const about = { path: '/task/abc', target: 'task abc' };
+    await expect(client.send({ ...about, method: 'PUT', body: {} }, {})).rejects.toThrow(/500/);
+    await expect(
+      client.send({ method: 'DELETE', path: '/task/abc/tag/x', target: 'tag x' }, {}),
+    ).rejects.toThrow(/502/);
+    await client.send({ method: 'POST', path: '/task/abc/comment', body: {}, target: 'a comment' }, {});
+    expect(fake.sent('PUT', '/task/abc')).toHaveLength(3);
+    expect(fake.sent('DELETE', '/task/abc/tag/x')).toHaveLength(3);
+    expect(fake.sent('POST', '/task/abc/comment')).toHaveLength(2);
+  });
+
   it('ends with the call: an aborted signal is a timeout', async () => {
     fake.route('GET', '/task/abc', { status: 200, body: task('abc') });
     const controller = new AbortController();

@@ -92,7 +92,7 @@ export function createClickUpClient(
   // instead of spending a request on a certain 429.
   let blockedUntilMs = 0;
 
-  /** How long this call may wait; undefined = it may not wait that long. */
+  /** Whether this call may wait `waitMs`: the wait plus a margin fits its time left (60 s with no deadline). */
   const affordableWait = (waitMs: number, bounds: CallBounds): boolean => {
     const left = bounds.timeLeftMs?.() ?? MAX_UNBOUNDED_WAIT_MS;
     return waitMs + WAIT_MARGIN_MS <= left;

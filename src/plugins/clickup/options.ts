@@ -27,7 +27,10 @@ export const ClickUpOptionsSchema = z
       .default('https://api.clickup.com/api/v2'),
     /** Seconds between reloads of the lists' statuses, custom fields and members. Default 600. */
     metadata_ttl_s: z.number().int().min(10).max(86_400).default(600),
-    /** Retries of a read that failed with a 5xx or a network error, and of a rate-limited request. Default 2. */
+    /**
+     * Retries of a GET, PUT or DELETE after a 5xx or a network error (never a POST, which could create twice),
+     * and of any request after a 429 whose reset fits the call's deadline. Default 2.
+     */
     retries: z.number().int().min(0).max(5).default(2),
   })
   .refine((options) => !options.custom_task_ids || options.team_id !== undefined, {
