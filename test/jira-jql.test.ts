@@ -20,6 +20,32 @@ describe('issuesJql', () => {
     );
   });
 
+  it('still scopes to the projects when "project" is only inside a string literal', () => {
+    expect(issuesJql({ query: 'text ~ "project plan"' }, ['PROJ', 'OPS'])).toBe(
+      '(text ~ "project plan") AND project in ("PROJ", "OPS") ORDER BY created DESC',
+    );
+    expect(
+      issuesJql({ query: 'summary ~ \'project = X\' AND text ~ "say \\"project in\\""' }, ['PROJ']),
+    ).toBe(
+      '(summary ~ \'project = X\' AND text ~ "say \\"project in\\"") AND project = "PROJ" ORDER BY created DESC',
+    );
+    expect(issuesJql({ query: 'labels = project' }, ['PROJ'])).toBe(
+      '(labels = project) AND project = "PROJ" ORDER BY created DESC',
+    );
+  });
+
+  it.each([
+    'project = OTHER',
+    'PROJECT != OTHER',
+    'project in (A, B)',
+    'project not in (A)',
+    'project is EMPTY',
+    'project was A',
+    'status = Done and project=A',
+  ])('takes %j as naming the project field', (query) => {
+    expect(issuesJql({ query }, ['PROJ'])).toBe(`(${query}) ORDER BY created DESC`);
+  });
+
   it('adds every date filter with its comparison', () => {
     expect(
       issuesJql(

@@ -8,6 +8,34 @@ export const quote = (value: string): string => `"${value.replace(/[\\"]/g, (c) 
 const person = (user: string): string => (/^@?me$/i.test(user) ? 'currentUser()' : quote(user));
 
 const ORDER_BY = /\s+ORDER\s+BY\s+(.+)$/i;
+/** The `project` field as a clause's field name: followed by one of JQL's operators. */
+const PROJECT_CLAUSE = /(?<![\w.[])project\s*(?:!?=|!?~|[<>]=?|(?:not\s+in|in|is|was|changed)\b)/i;
+
+/**
+ * The query with each string literal ("…" or '…', backslash escapes inside) blanked to spaces, so what is searched
+ * for in it is found only outside strings, at the same index as in the query.
+ */
+export function outsideStrings(query: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i] ?? '';
+    if (quote === undefined) {
+      if (c === '"' || c === "'") quote = c;
+      out += quote === undefined ? c : ' ';
+    } else if (c === '\\' && i + 1 < query.length) {
+      out += '  ';
+      i++;
+    } else {
+      if (c === quote) quote = undefined;
+      out += ' ';
+    }
+  }
+  return out;
+}
+
+/** Whether the agent's query names the project field itself (`text ~ "project plan"` does not). */
+export const namesProject = (where: string): boolean => PROJECT_CLAUSE.test(outsideStrings(where));
 const SORT_FIELDS: Readonly<Record<string, string>> = {
   created: 'created',
   updated: 'updated',
@@ -32,7 +60,7 @@ export function issuesJql(args: Args, projects: readonly string[]): string {
   if (where) clauses.push(`(${where})`);
   const projectId = str(args.projectId);
   if (projectId) clauses.push(`project = ${quote(projectId)}`);
-  else if (!/\bproject\b/i.test(where)) {
+  else if (!namesProject(where)) {
     clauses.push(
       projects.length === 1
         ? `project = ${quote(projects[0] ?? '')}`
