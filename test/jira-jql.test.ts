@@ -14,6 +14,18 @@ describe('issuesJql', () => {
     );
   });
 
+  it('finds ORDER BY only outside string literals', () => {
+    expect(issuesJql({ query: 'summary ~ "sort order by date"' }, ['PROJ'])).toBe(
+      '(summary ~ "sort order by date") AND project = "PROJ" ORDER BY created DESC',
+    );
+    expect(issuesJql({ query: 'summary ~ \'x order by y\' order by "Story Points" ASC' }, ['PROJ'])).toBe(
+      '(summary ~ \'x order by y\') AND project = "PROJ" ORDER BY "Story Points" ASC',
+    );
+    expect(issuesJql({ query: 'labels = x ORDER BY "Story Points"' }, ['PROJ'])).toBe(
+      '(labels = x) AND project = "PROJ" ORDER BY "Story Points"',
+    );
+  });
+
   it('adds no project clause when the query names projects itself', () => {
     expect(issuesJql({ query: 'project = OTHER', state: 'closed' }, ['PROJ'])).toBe(
       '(project = OTHER) AND statusCategory = Done ORDER BY created DESC',

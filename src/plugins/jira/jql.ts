@@ -7,7 +7,7 @@ export const quote = (value: string): string => `"${value.replace(/[\\"]/g, (c) 
 /** A user for JQL: "me" is the token's own account (currentUser()), anything else an accountId or user name. */
 const person = (user: string): string => (/^@?me$/i.test(user) ? 'currentUser()' : quote(user));
 
-const ORDER_BY = /\s+ORDER\s+BY\s+(.+)$/i;
+const ORDER_BY = /(?<=\s)ORDER\s+BY\s/i;
 /** The `project` field as a clause's field name: followed by one of JQL's operators. */
 const PROJECT_CLAUSE = /(?<![\w.[])project\s*(?:!?=|!?~|[<>]=?|(?:not\s+in|in|is|was|changed)\b)/i;
 
@@ -36,6 +36,7 @@ export function outsideStrings(query: string): string {
 
 /** Whether the agent's query names the project field itself (`text ~ "project plan"` does not). */
 export const namesProject = (where: string): boolean => PROJECT_CLAUSE.test(outsideStrings(where));
+
 const SORT_FIELDS: Readonly<Record<string, string>> = {
   created: 'created',
   updated: 'updated',
@@ -44,9 +45,12 @@ const SORT_FIELDS: Readonly<Record<string, string>> = {
 
 /** The agent's query split from its own ORDER BY, which must stay last. */
 function splitOrder(query: string): { where: string; order?: string } {
-  const match = ORDER_BY.exec(` ${query}`);
+  // Found in the query with its strings blanked (`summary ~ "sort order by date"` has none), cut at the same index.
+  const padded = ` ${query}`;
+  const match = ORDER_BY.exec(outsideStrings(padded));
   if (!match) return { where: query.trim() };
-  return { where: ` ${query}`.slice(0, match.index).trim(), order: match[1]?.trim() };
+  const order = padded.slice(match.index + match[0].length).trim();
+  return { where: padded.slice(0, match.index).trim(), ...(order ? { order } : {}) };
 }
 
 /**
