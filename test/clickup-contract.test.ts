@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import clickup from '../src/plugins/clickup/index.js';
 import { LIST_ID, comment, task } from './support/fake-clickup-bodies.js';
-import { API_PREFIX, routeMetadata, startFakeClickUp } from './support/fake-clickup.js';
+import { API_PREFIX, expectAllMatched, routeMetadata, startFakeClickUp } from './support/fake-clickup.js';
 import type { FakeRest } from './support/fake-rest.js';
 import { connect } from './support/in-memory.js';
 import { runProviderContract } from './support/provider-contract.js';
@@ -31,7 +31,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.CU_CONTRACT_TOKEN;
   await fake.close();
+  expectAllMatched(fake);
 });
 
 runProviderContract({

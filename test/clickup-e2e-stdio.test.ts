@@ -14,7 +14,7 @@ import {
   withTimeout,
 } from './support/cli.js';
 import { LIST_ID, task } from './support/fake-clickup-bodies.js';
-import { API_PREFIX, routeMetadata, startFakeClickUp } from './support/fake-clickup.js';
+import { API_PREFIX, expectAllMatched, routeMetadata, startFakeClickUp } from './support/fake-clickup.js';
 import type { FakeRest } from './support/fake-rest.js';
 
 const TOKEN = 'pk_e2e_stdio_0123456789ABCDEF';
@@ -64,6 +64,7 @@ afterAll(async () => {
   await client?.close();
   await fake.close();
   await rm(dir, { recursive: true, force: true });
+  expectAllMatched(fake);
 });
 
 describe('foresight serve with the clickup plugin, over stdio', () => {

@@ -11,6 +11,7 @@ import {
   type ClickUpRig,
   TOKEN,
   TOKEN_ENV,
+  expectAllMatched,
   startClickUpRig,
   startFakeClickUp,
   text,
@@ -53,6 +54,7 @@ describe('the fetch client', () => {
     await fake.close();
   });
   afterEach(() => {
+    expectAllMatched(fake);
     fake.requests.length = 0;
   });
 

@@ -12,7 +12,13 @@ import {
   field,
   member,
 } from './support/fake-clickup-bodies.js';
-import { type ClickUpRig, routeMetadata, startClickUpRig, text } from './support/fake-clickup.js';
+import {
+  type ClickUpRig,
+  isListMetadata,
+  routeMetadata,
+  startClickUpRig,
+  text,
+} from './support/fake-clickup.js';
 
 let rig: ClickUpRig | undefined;
 afterEach(async () => {
@@ -71,7 +77,7 @@ describe('clickup metadata', () => {
   });
 
   it('serves generic schemas that say why while loading fails, then the enriched ones', async () => {
-    rig = await startClickUpRig({ lists: false, metadataTtlMs: 100 });
+    rig = await startClickUpRig({ lists: false, metadataTtlMs: 100, unmatched: isListMetadata });
     const description = async () =>
       (await rig?.client.listTools())?.tools.find((t) => t.name === 'clickup__get_issues')?.description;
     await vi.waitFor(

@@ -8,7 +8,7 @@ import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.j
 import { clickupSettings } from '../../src/plugins/clickup/options.js';
 import { createClickUpProvider } from '../../src/plugins/clickup/provider.js';
 import { FIELDS, LIST_ID, MEMBERS, type Body, list, teams } from './fake-clickup-bodies.js';
-import { type FakeRest, startFakeRest } from './fake-rest.js';
+import { type FakeRest, type RecordedRequest, startFakeRest } from './fake-rest.js';
 import { type Connected, connect, createMemoryLogger } from './in-memory.js';
 
 export const API_PREFIX = '/api/v2';
@@ -23,6 +23,25 @@ export function startFakeClickUp(): Promise<FakeRest> {
     notFound: { status: 404, body: { err: 'Route not found', ECODE: 'APP_001' } },
   });
 }
+
+/**
+ * Fails the test when the plugin sent a request no route expected (it got ClickUp's 404), except those
+ * `expected` allows: a scenario whose point is a missing resource names what it means to miss.
+ */
+export function expectAllMatched(
+  fake: FakeRest,
+  expected: (request: RecordedRequest) => boolean = () => false,
+) {
+  const surprises = fake.unmatched.filter((request) => !expected(request));
+  expect(
+    surprises.map((r) => `${r.method} ${r.path}`),
+    'requests the fake did not expect',
+  ).toEqual([]);
+}
+
+/** A list's own metadata (GET /list/{id}, its fields, its members): what a failed-metadata scenario leaves unrouted. */
+export const isListMetadata = (request: RecordedRequest): boolean =>
+  request.method === 'GET' && new RegExp(`^${API_PREFIX}/list/\\d+(/field|/member)?$`).test(request.path);
 
 export interface ListSpec {
   id: string;
@@ -65,6 +84,8 @@ export interface RigOptions {
   metadataTtlMs?: number;
   /** The host's per-method deadlines for the plugin. */
   deadlines?: MountSpec['deadlines'];
+  /** Requests the scenario means to go unanswered (404); any other unexpected request fails it at close. */
+  unmatched?: (request: RecordedRequest) => boolean;
 }
 
 /** The real plugin with a short metadata TTL. */
@@ -81,6 +102,8 @@ const withTtl = (ttlMs: number) =>
 
 export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig> {
   const fake = await startFakeClickUp();
+  // Restored at close, so no later test file sees this test's token.
+  const previousToken = process.env[TOKEN_ENV];
   process.env[TOKEN_ENV] = TOKEN;
   fake.expectAuth('authorization', TOKEN);
   const lists = rig.lists === false ? [] : (rig.lists ?? [{ id: LIST_ID, name: 'Backlog' }]);
@@ -131,8 +154,14 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
         { timeout: 5000, interval: 10 },
       ),
     close: async () => {
-      await connected.close();
-      await fake.close();
+      try {
+        await connected.close();
+        await fake.close();
+      } finally {
+        if (previousToken === undefined) delete process.env[TOKEN_ENV];
+        else process.env[TOKEN_ENV] = previousToken;
+      }
+      expectAllMatched(fake, rig.unmatched);
     },
   };
 }
