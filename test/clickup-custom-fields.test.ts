@@ -101,6 +101,26 @@ describe('create_issue with custom fields', () => {
     expect(text(result)).toContain('Created 86new');
   });
 
+  it('sets a date-time field after create with value_options.time, which create_issue cannot carry', async () => {
+    const result = await rig.call('create_issue', {
+      title: 'Launch',
+      cf_launch: '2025-03-01T09:30:00Z',
+      cf_severity: 'High',
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    // Create Task's custom_fields items are {id, value} only: the time option cannot ride along.
+    expect(rig.fake.sent('POST', `/list/${LIST_ID}/task`)[0]?.body).toEqual({
+      name: 'Launch',
+      custom_fields: [{ id: 'f-sev', value: 'opt-high' }],
+    });
+    const set = rig.fake.sent('POST', '/task/86new/field/f-launch');
+    expect(set.map((r) => r.body)).toEqual([
+      { value: Date.parse('2025-03-01T09:30:00Z'), value_options: { time: true } },
+    ]);
+    expect(set[0]?.headers['content-type']).toBe('application/json');
+    expect(rig.fake.sent('GET', '/task/86new')).toHaveLength(1);
+  });
+
   it('refuses a bad value, listing what is allowed, before any request', async () => {
     const before = rig.fake.requests.length;
     const cases: [Record<string, unknown>, string][] = [

@@ -63,6 +63,14 @@ export function currentIds(task: ClickUpTaskJson | undefined, fieldId: string): 
   );
 }
 
+/**
+ * Whether Create Task can carry the value in its `custom_fields`: those items are only `{id, value}` (the API
+ * reference has no `value_options` there), so a date shown with its time, and id sets written as {add, rem},
+ * go through Set Custom Field Value once the task exists.
+ */
+export const inlineOnCreate = (write: FieldWrite): boolean =>
+  !ID_SET_TYPES.has(write.type) && write.value_options?.time !== true;
+
 /** The body of POST /task/{id}/field/{field_id} for one mapped value. */
 export function setFieldBody(
   write: FieldWrite,

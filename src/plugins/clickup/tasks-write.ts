@@ -4,9 +4,9 @@ import { PluginError, type RequestContext } from '../../host/index.js';
 import { type Args, commentedResult, strings, writtenResult } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';
 import { segment } from './client.js';
-import { ID_SET_TYPES, userIds } from './field-params.js';
+import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';
 import { issueFromTask, taskRelations } from './task-shape.js';
-import { commonBody, fieldWrites, idDelta, setFieldBody } from './task-fields.js';
+import { commonBody, fieldWrites, idDelta, inlineOnCreate, setFieldBody } from './task-fields.js';
 import { type ToolDeps, chosenListId, keyOf, listMeta, membersOf, sendFor, taskPath } from './tool-io.js';
 
 /** How link_issues relates key to target_key: a dependency either way, or a plain link. */
@@ -21,10 +21,10 @@ export function createTaskWriteTools(deps: ToolDeps) {
     send: ReturnType<typeof sendFor>,
     args: Args,
     task: ClickUpTaskJson,
-    only?: (type: string) => boolean,
+    only?: (write: FieldWrite) => boolean,
   ) {
     for (const [fieldId, write] of fieldWrites(args)) {
-      if (only && !only(write.type)) continue;
+      if (only && !only(write)) continue;
       // One request per field: the API sets custom field values one at a time.
       await send({
         method: 'POST',
@@ -44,8 +44,8 @@ export function createTaskWriteTools(deps: ToolDeps) {
       );
     const send = sendFor(deps, ctx);
     const writes = fieldWrites(args);
-    // Values that are id sets go through Set Custom Field Value after the task exists, as {add, rem}.
-    const inline = writes.filter(([, write]) => !ID_SET_TYPES.has(write.type));
+    // The rest (id sets, dates with their time) go through Set Custom Field Value after the task exists.
+    const inline = writes.filter(([, write]) => inlineOnCreate(write));
     const body = {
       ...commonBody(deps, args, [listId]),
       ...(strings(args.labels) ? { tags: strings(args.labels) } : {}),
@@ -58,7 +58,7 @@ export function createTaskWriteTools(deps: ToolDeps) {
       target: `a new task in list ${listId}`,
     });
     if (inline.length < writes.length) {
-      await setFields(send, args, task, (type) => ID_SET_TYPES.has(type));
+      await setFields(send, args, task, (write) => !inlineOnCreate(write));
       task = await send<ClickUpTaskJson>({
         method: 'GET',
         path: `/task/${segment(task.id)}`,
