@@ -2,7 +2,7 @@
 // and field errors (named as the agent's parameters) through, 429 waits out Retry-After, and no token ever shows.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jira } from './support/fake-jira.js';
-import { TOKEN, type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
+import { EMAIL, TOKEN, type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
 
 let rig: JiraRig | undefined;
 afterEach(async () => {
@@ -11,13 +11,23 @@ afterEach(async () => {
 });
 
 describe('jira errors', () => {
-  it('401: says the token was refused, and which to check', async () => {
+  it('401: says the credentials were refused, and names the variables to check (not their values)', async () => {
     rig = await startJiraRig();
     rig.fake.expectAuth('authorization', 'Basic something-else');
     const result = await rig.call('get_issue', { key: 'PROJ-7' });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
-      /refused the token for issue PROJ-7 \(401\); check the token the config names: You are not authenticated/,
+      /refused the credentials for issue PROJ-7 \(401\); check the email in FORESIGHT_TEST_JIRA_EMAIL and the API token in FORESIGHT_TEST_JIRA_TOKEN: You are not authenticated/,
+    );
+    expect(text(result)).not.toContain(EMAIL);
+  });
+
+  it('401 on Server / Data Center: names the personal access token variable', async () => {
+    rig = await startJiraRig({ flavor: 'server' });
+    rig.fake.expectAuth('authorization', 'Bearer something-else');
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(text(result)).toMatch(
+      /refused the credentials for issue PROJ-7 \(401\); check the personal access token in FORESIGHT_TEST_JIRA_TOKEN: /,
     );
   });
 
@@ -113,16 +123,44 @@ describe('jira errors', () => {
     );
   });
 
-  it('never shows the token, even when Jira echoes it', async () => {
+  it('never shows the token or the account email, even when Jira echoes them', async () => {
     rig = await startJiraRig();
     rig.fake.route('POST', '/rest/api/3/issue/PROJ-7/comment', {
       status: 400,
-      body: { errorMessages: [`token ${TOKEN} is not allowed here`], errors: { body: `bad ${TOKEN}` } },
+      body: {
+        errorMessages: [`token ${TOKEN} of ${EMAIL} is not allowed here`],
+        errors: { body: `bad ${TOKEN}` },
+      },
     });
     const result = await rig.call('add_issue_comment', { key: 'PROJ-7', body: 'hi' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('[redacted]');
+    expect(text(result)).toContain('token [redacted] of [redacted] is not allowed here');
     expect(JSON.stringify(result)).not.toContain(TOKEN);
+    expect(JSON.stringify(result)).not.toContain(EMAIL);
     expect(JSON.stringify(rig.logs)).not.toContain(TOKEN);
+    expect(JSON.stringify(rig.logs)).not.toContain(EMAIL);
+  });
+
+  it('never shows the account email in a 403 or in a failed metadata load', async () => {
+    rig = await startJiraRig({
+      noWait: true,
+      routes: (fake) =>
+        fake.route('GET', '/rest/api/3/priority', {
+          status: 500,
+          body: { errorMessages: [`internal error for ${EMAIL}`] },
+        }),
+    });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
+      status: 403,
+      body: { errorMessages: [`${EMAIL} may not see PROJ-7`], errors: {} },
+    });
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(text(result)).toContain('[redacted] may not see PROJ-7');
+    await vi.waitFor(async () =>
+      expect((await rig?.tool('get_issue'))?.description).toMatch(/could not be loaded/),
+    );
+    const tool = await rig.tool('get_issue');
+    expect(tool.description).toContain('internal error for [redacted]');
+    expect(JSON.stringify(rig.logs)).not.toContain(EMAIL);
   });
 });

@@ -76,16 +76,38 @@ export function createJiraClient(
   const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
   const agileClient = new AgileClient(config);
 
+  // The credentials never reach a message, even when Jira echoes them back (the email is Cloud's basic-auth user).
+  const secrets = [settings.token, settings.email].filter((secret): secret is string => !!secret);
+  const redact = (text: string) => secrets.reduce((t, secret) => t.replaceAll(secret, '[redacted]'), text);
+  const credentials =
+    settings.flavor === 'cloud'
+      ? `the email in ${settings.emailEnv ?? 'email_env'} and the API token in ${settings.tokenEnv}`
+      : `the personal access token in ${settings.tokenEnv}`;
+
   const refused = (error: unknown, target: string, signal: AbortSignal): PluginError => {
-    const failure = jiraFailure(error, signal, fieldLabel);
-    const context = { provider: settings.providerName, target, token: settings.token };
-    // Jira answers 403 for project permissions far more often than for a token's scope: say so.
-    if (failure.status !== 403) return providerError(failure, context);
+    const raw = jiraFailure(error, signal, fieldLabel);
+    const failure = {
+      ...raw,
+      ...(raw.apiMessage === undefined ? {} : { apiMessage: redact(raw.apiMessage) }),
+      ...(raw.details ? { details: raw.details.map(redact) } : {}),
+    };
     const words = [failure.apiMessage, ...(failure.details ?? [])].filter(Boolean).join('; ');
-    return new PluginError(
-      'invalid_input',
-      `${settings.providerName} denied access to ${target} (403); check the account's permissions in the project and the token${words ? `: ${settings.token ? words.replaceAll(settings.token, '[redacted]') : words}` : ''}`,
-    );
+    const said = words ? `: ${words}` : '';
+    // Name the variables the config reads the credentials from, never their values.
+    if (failure.status === 401) {
+      return new PluginError(
+        'invalid_input',
+        `${settings.providerName} refused the credentials for ${target} (401); check ${credentials}${said}`,
+      );
+    }
+    // Jira answers 403 for project permissions far more often than for a token's scope: say so.
+    if (failure.status === 403) {
+      return new PluginError(
+        'invalid_input',
+        `${settings.providerName} denied access to ${target} (403); check the account's permissions in the project and the token${said}`,
+      );
+    }
+    return providerError(failure, { provider: settings.providerName, target });
   };
 
   async function send<T>(

@@ -63,6 +63,9 @@ export interface JiraSettings {
   board: number | undefined;
   email: string | undefined;
   token: string;
+  /** The variables the config names for the email (Cloud) and the token: what a 401 tells the user to check. */
+  emailEnv: string | undefined;
+  tokenEnv: string;
   metadataTtlMs: number;
   retries: number;
 }
@@ -82,6 +85,8 @@ export function jiraSettings(options: JiraOptions, env: NodeJS.ProcessEnv = proc
     board: options.board,
     email: options.email_env === undefined ? undefined : env[options.email_env],
     token: env[options.token_env] ?? '',
+    emailEnv: options.email_env,
+    tokenEnv: options.token_env,
     metadataTtlMs: options.metadata_ttl_s * 1000,
     retries: options.retries,
   };
