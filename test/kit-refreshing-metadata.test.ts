@@ -94,9 +94,10 @@ describe('refreshing metadata', () => {
     expect(store.current()?.labels).toEqual(['a']);
     expect(store.failure()).toBeUndefined();
     expect(changed).toHaveBeenCalledTimes(3);
-    expect(records.filter((r) => r.level === 'warn').map((r) => r.msg)).toEqual(
-      Array(4).fill('cannot load labels of o/r; schemas stay generic until the next try'),
-    );
+    expect(records.filter((r) => r.level === 'warn').map((r) => r.msg)).toEqual([
+      ...Array(3).fill('cannot load labels of o/r; schemas stay generic until the next try'),
+      'cannot reload labels of o/r; schemas keep the last load until the next try',
+    ]);
     await store.stop();
   });
 
@@ -124,5 +125,46 @@ describe('refreshing metadata', () => {
     expect(s.signals[0]?.aborted).toBe(true);
     expect(changed).not.toHaveBeenCalled();
     expect(s.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends a load that takes too long, even one that ignores its signal, and tries again at the next tick', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const store = createRefreshingMetadata(
+      {
+        what: 'fields of PROJ',
+        ttlMs: 1000,
+        timeoutMs: 5000,
+        fingerprint: (data: string[]) => data.join(),
+        load: () => {
+          calls += 1;
+          // The first load never settles and never looks at its signal.
+          return calls === 1 ? new Promise<string[]>(() => {}) : Promise.resolve(['Severity']);
+        },
+      },
+      createMemoryLogger(),
+    );
+    store.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(store.failure()).toBe('no answer within 5 s');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.current()).toEqual(['Severity']);
+    await store.stop();
+  });
+
+  it('a listener that throws is logged and the others are still told', async () => {
+    const records: Record<string, unknown>[] = [];
+    const s = source([{ labels: ['a'], loadedAt: 1 }]);
+    const store = createRefreshingMetadata(s.spec, createMemoryLogger(records));
+    const after = vi.fn();
+    store.onChange(() => {
+      throw new Error('listener broke');
+    });
+    store.onChange(after);
+    await store.refresh();
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(store.current()?.labels).toEqual(['a']);
+    expect(records).toContainEqual(expect.objectContaining({ level: 'error', err: 'listener broke' }));
+    await store.stop();
   });
 });

@@ -25,10 +25,18 @@ export function createMetadataStore(
       what: `labels and milestones of ${settings.fullName}`,
       ttlMs: settings.metadataTtlMs,
       fingerprint,
-      async load() {
+      async load(signal) {
+        // The signal ends a load on shutdown or when it takes too long: octokit passes it to each page's fetch.
+        const request = { signal };
         const [labels, milestones] = await Promise.all([
-          client.paginate(client.rest.issues.listLabelsForRepo, { owner, repo, per_page: 100 }),
-          client.paginate(client.rest.issues.listMilestones, { owner, repo, state: 'open', per_page: 100 }),
+          client.paginate(client.rest.issues.listLabelsForRepo, { owner, repo, per_page: 100, request }),
+          client.paginate(client.rest.issues.listMilestones, {
+            owner,
+            repo,
+            state: 'open',
+            per_page: 100,
+            request,
+          }),
         ]);
         return {
           labels: labels.map((label) => label.name),

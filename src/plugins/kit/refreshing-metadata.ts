@@ -7,7 +7,9 @@ export interface MetadataSource<T> {
   what: string;
   /** Milliseconds between the end of one load and the start of the next. */
   ttlMs: number;
-  /** Reads it all; `signal` aborts when the store stops. */
+  /** How long one load may take before it counts as failed; default LOAD_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Reads it all; `signal` aborts when the store stops or the load has taken too long. */
   load(signal: AbortSignal): Promise<T>;
   /** What the schemas show of it, as text: a load that changes this tells the listeners, another does not. */
   fingerprint(data: T): string;
@@ -28,6 +30,16 @@ export interface RefreshingMetadata<T> {
   onChange(listener: () => void): void;
 }
 
+/** Two minutes: a tracker with many projects or fields reads dozens of pages, but a stalled request must end. */
+export const LOAD_TIMEOUT_MS = 120_000;
+
+/** Rejects when `signal` aborts: a load that ignores its signal must still not hold the store. */
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
+}
+
 export function createRefreshingMetadata<T>(
   source: MetadataSource<T>,
   logger: Logger,
@@ -41,29 +53,54 @@ export function createRefreshingMetadata<T>(
   const stopping = new AbortController();
   const listeners: (() => void)[] = [];
   const tell = () => {
-    if (!stopped) for (const listener of listeners) listener();
+    if (stopped) return;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        logger.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'metadata listener failed',
+        );
+      }
+    }
   };
 
   const load = async () => {
+    const timeoutMs = source.timeoutMs ?? LOAD_TIMEOUT_MS;
+    const tooLong = new AbortController();
+    const timer = setTimeout(() => tooLong.abort(new Error('timed out')), timeoutMs).unref();
+    const signal = AbortSignal.any([stopping.signal, tooLong.signal]);
+    let next: T;
+    let fingerprint: string;
     try {
-      const next = await source.load(stopping.signal);
-      const fingerprint = source.fingerprint(next);
-      const changed = fingerprint !== shown;
-      data = next;
-      shown = fingerprint;
-      lastFailure = undefined;
-      if (changed) tell();
+      next = await Promise.race([source.load(signal), untilAborted(signal)]);
+      fingerprint = source.fingerprint(next);
     } catch (error) {
       if (stopped) return;
       const previous = lastFailure;
-      lastFailure = error instanceof Error ? error.message : String(error);
+      lastFailure = tooLong.signal.aborted
+        ? `no answer within ${timeoutMs / 1000} s`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       logger.warn(
         { err: lastFailure },
-        `cannot load ${source.what}; schemas stay generic until the next try`,
+        data === undefined
+          ? `cannot load ${source.what}; schemas stay generic until the next try`
+          : `cannot reload ${source.what}; schemas keep the last load until the next try`,
       );
       // Generic schemas say why in their descriptions: a new reason changes what they show.
       if (data === undefined && lastFailure !== previous) tell();
+      return;
+    } finally {
+      clearTimeout(timer);
     }
+    const changed = fingerprint !== shown;
+    data = next;
+    shown = fingerprint;
+    lastFailure = undefined;
+    if (changed) tell();
   };
   // Loads never overlap: one asked for during another runs after it.
   const queue = (): Promise<void> => {
