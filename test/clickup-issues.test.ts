@@ -294,4 +294,33 @@ describe('custom task ids', () => {
     });
     expect(structured(result)).toMatchObject({ item: { key: 'DEV-42' } });
   });
+
+  it('link_issues looks a custom-id target up and sends its real id, in the path and in the body', async () => {
+    rig = await startClickUpRig({ options: { custom_task_ids: true, team_id: '9011234080' } });
+    await rig.metadataLoaded();
+    const real: Record<string, string> = { 'DEV-7': '86seven', 'DEV-8': '86eight', 'DEV-42': '86a1b2c3d' };
+    rig.fake.route('GET', '/task/:id', (_r, p) => ({
+      status: 200,
+      body: task(real[p.id ?? ''] ?? p.id ?? '', { custom_id: p.id }),
+    }));
+    rig.fake.route('POST', '/task/:id/dependency', { status: 200, body: {} });
+    rig.fake.route('POST', '/task/:id/link/:other', (_r, p) => ({
+      status: 200,
+      body: { task: task(p.id ?? '') },
+    }));
+    await rig.call('link_issues', { key: 'DEV-42', target_key: 'DEV-7', link_type: 'waiting_on' });
+    await rig.call('link_issues', { key: 'DEV-42', target_key: 'dev-8', link_type: 'blocking' });
+    const linked = await rig.call('link_issues', { key: 'DEV-42', target_key: 'DEV-7' });
+    expect(linked.isError, text(linked)).toBeFalsy();
+    const custom = { custom_task_ids: 'true', team_id: '9011234080' };
+    expect(rig.fake.sent('GET', '/task/DEV-7').map((r) => r.query)).toEqual([custom, custom]);
+    expect(rig.fake.sent('GET', '/task/DEV-8')).toHaveLength(1);
+    const dependencies = rig.fake.sent('POST', '/task/DEV-42/dependency');
+    expect(dependencies.map((r) => r.body)).toEqual([
+      { depends_on: '86seven' },
+      { dependency_of: '86eight' },
+    ]);
+    expect(dependencies.map((r) => r.query)).toEqual([custom, custom]);
+    expect(rig.fake.sent('POST', '/task/DEV-42/link/86seven').map((r) => r.query)).toEqual([custom]);
+  });
 });

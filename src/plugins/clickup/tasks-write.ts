@@ -5,6 +5,7 @@ import { type Args, commentedResult, strings, writtenResult } from '../kit/index
 import type { ClickUpTaskJson } from './api-types.js';
 import { segment } from './client.js';
 import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';
+import type { TaskKey } from './keys.js';
 import { issueFromTask, taskRelations } from './task-shape.js';
 import { commonBody, fieldWrites, idDelta, inlineOnCreate, setFieldBody } from './task-fields.js';
 import { type ToolDeps, chosenListId, keyOf, listMeta, membersOf, sendFor, taskPath } from './tool-io.js';
@@ -169,26 +170,36 @@ export function createTaskWriteTools(deps: ToolDeps) {
     );
   }
 
+  /** The task id behind a custom id ("DEV-42"), read with custom_task_ids and team_id. */
+  async function realTaskId(send: ReturnType<typeof sendFor>, key: TaskKey): Promise<string> {
+    const { path, query } = taskPath(deps, key);
+    const task = await send<ClickUpTaskJson>({ method: 'GET', path, query, target: `task ${key.id}` });
+    return task.id;
+  }
+
   async function linkIssues(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const key = keyOf(deps, args.key);
     const target = keyOf(deps, args.target_key, 'target_key');
     const send = sendFor(deps, ctx);
     const type = String(args.link_type ?? 'linked');
-    if (type === 'linked') {
-      await send({
-        ...taskPath(deps, key, `/link/${segment(target.id)}`),
-        method: 'POST',
-        target: `task ${key.id}`,
-      });
-    } else if (type === 'waiting_on' || type === 'blocking') {
-      // waiting_on: key depends on target; blocking: target depends on key.
-      const body = type === 'waiting_on' ? { depends_on: target.id } : { dependency_of: target.id };
-      await send({ ...taskPath(deps, key, '/dependency'), method: 'POST', body, target: `task ${key.id}` });
-    } else {
+    if (!(LINK_TYPES as readonly string[]).includes(type))
       throw new PluginError(
         'invalid_input',
         `link_type: ${JSON.stringify(type)} is not one of ${LINK_TYPES.join(', ')}`,
       );
+    // custom_task_ids=true names only the task in the path: the other task (the link's path segment, or
+    // depends_on / dependency_of in the body) must be a real task id, so a custom one is looked up first.
+    const targetId = target.custom ? await realTaskId(send, target) : target.id;
+    if (type === 'linked') {
+      await send({
+        ...taskPath(deps, key, `/link/${segment(targetId)}`),
+        method: 'POST',
+        target: `task ${key.id}`,
+      });
+    } else {
+      // waiting_on: key depends on target; blocking: target depends on key.
+      const body = type === 'waiting_on' ? { depends_on: targetId } : { dependency_of: targetId };
+      await send({ ...taskPath(deps, key, '/dependency'), method: 'POST', body, target: `task ${key.id}` });
     }
     const { path, query } = taskPath(deps, key);
     const task = await send<ClickUpTaskJson>({ method: 'GET', path, query, target: `task ${key.id}` });
