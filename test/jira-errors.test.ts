@@ -2,7 +2,7 @@
 // and field errors (named as the agent's parameters) through, 429 waits out Retry-After, and no token ever shows.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jira } from './support/fake-jira.js';
-import { EMAIL, TOKEN, type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
+import { EMAIL, TOKEN, type JiraRig, fakeClock, startJiraRig, text } from './support/fake-jira-harness.js';
 
 let rig: JiraRig | undefined;
 afterEach(async () => {
@@ -70,46 +70,61 @@ describe('jira errors', () => {
   });
 
   it('429: waits as long as Retry-After says, then retries', async () => {
-    rig = await startJiraRig({ options: { retries: 1 } });
+    const clock = fakeClock();
+    rig = await startJiraRig({ options: { retries: 1 }, clock });
     let calls = 0;
     rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', () =>
       ++calls === 1
         ? { status: 429, body: { errorMessages: ['Rate limit exceeded.'] }, headers: { 'retry-after': '1' } }
         : { status: 200, body: jira.issue('cloud', 'PROJ-7') },
     );
-    const started = Date.now();
     const result = await rig.call('get_issue', { key: 'PROJ-7' });
     expect(result.isError, text(result)).toBeFalsy();
     expect(calls).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(clock.sleeps).toEqual([1000]);
+  });
+
+  it('429 without Retry-After: backs off 250 ms, then 1 s', async () => {
+    const clock = fakeClock();
+    rig = await startJiraRig({ options: { retries: 2 }, clock });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
+      status: 429,
+      body: { errorMessages: ['Rate limit exceeded.'] },
+    });
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    expect(text(result)).toMatch(/rate limit reached for issue PROJ-7/);
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')).toHaveLength(3);
+    expect(clock.sleeps).toEqual([250, 1000]);
   });
 
   it('429: a wait longer than a call can hold fails at once and says when to retry', async () => {
-    rig = await startJiraRig({ options: { retries: 2 } });
+    const clock = fakeClock(Date.parse('2024-03-01T10:00:00Z'));
+    rig = await startJiraRig({ options: { retries: 2 }, clock });
     rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
       status: 429,
       body: { errorMessages: ['Rate limit exceeded.'] },
       headers: { 'retry-after': '120' },
     });
-    const started = Date.now();
     const result = await rig.call('get_issue', { key: 'PROJ-7' });
-    expect(text(result)).toMatch(/rate limit reached for issue PROJ-7; it resets at \d{4}-\d{2}-\d{2}T/);
+    expect(text(result)).toMatch(
+      /rate limit reached for issue PROJ-7; it resets at 2024-03-01T10:02:00\.000Z$/,
+    );
     expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(clock.sleeps).toEqual([]);
   });
 
   it("429: a Retry-After that fits the retries but not the call's deadline fails at once", async () => {
-    rig = await startJiraRig({ options: { retries: 2 }, deadlines: { callTool: 2500 } });
+    const clock = fakeClock();
+    rig = await startJiraRig({ options: { retries: 2 }, deadlines: { callTool: 2500 }, clock });
     rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
       status: 429,
       body: { errorMessages: ['Rate limit exceeded.'] },
       headers: { 'retry-after': '3' },
     });
-    const started = Date.now();
     const result = await rig.call('get_issue', { key: 'PROJ-7' });
     expect(text(result)).toMatch(/rate limit reached for issue PROJ-7; it resets at/);
     expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(clock.sleeps).toEqual([]);
   });
 
   it("aborts Jira's request at the call's deadline, and says so", async () => {

@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, vi } from 'vitest';
 import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
+import type { ClientClock } from '../../src/plugins/jira/client.js';
 import { jiraSettings } from '../../src/plugins/jira/options.js';
 import { createJiraProvider } from '../../src/plugins/jira/provider.js';
 import { type FakeJira, type Flavor, apiOf, startFakeJira } from './fake-jira.js';
@@ -32,6 +33,8 @@ export interface JiraRigOptions {
   deadlines?: MountSpec['deadlines'];
   /** Reload the metadata this often (the config allows no less than 10 s, so tests inject it here). */
   metadataTtlMs?: number;
+  /** The client's clock (rate-limit resets, retry waits); default real time. */
+  clock?: ClientClock;
 }
 
 export interface JiraRig {
@@ -52,14 +55,35 @@ export interface JiraRig {
   close(): Promise<void>;
 }
 
-/** The jira plugin with its metadata TTL set in milliseconds. */
-const withTtl = (ttlMs: number) =>
+/** The jira plugin with its metadata TTL set in milliseconds and its seams injected. */
+const withSeams = (ttlMs: number | undefined, clock: ClientClock | undefined) =>
   definePlugin({
     id: 'jira',
     version: '0.0.0-test',
-    build: (ctx) =>
-      createJiraProvider({ ...jiraSettings(JiraOptionsSchema.parse(ctx.config)), metadataTtlMs: ttlMs }, ctx),
+    build: (ctx) => {
+      const settings = jiraSettings(JiraOptionsSchema.parse(ctx.config));
+      return createJiraProvider(
+        { ...settings, ...(ttlMs === undefined ? {} : { metadataTtlMs: ttlMs }) },
+        ctx,
+        clock ? { clock } : {},
+      );
+    },
   });
+
+/** A clock for the client that never waits: each sleep is recorded and resolves at once, moving `now` on. */
+export function fakeClock(startMs = Date.parse('2024-03-01T10:00:00Z')): ClientClock & { sleeps: number[] } {
+  let nowMs = startMs;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => nowMs,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      nowMs += ms;
+      return Promise.resolve();
+    },
+  };
+}
 
 export const authHeader = (flavor: Flavor) =>
   flavor === 'cloud' ? `Basic ${Buffer.from(`${EMAIL}:${TOKEN}`).toString('base64')}` : `Bearer ${TOKEN}`;
@@ -79,7 +103,10 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
     logger: createMemoryLogger(logs),
     plugins: [
       {
-        plugin: rig.metadataTtlMs === undefined ? jiraPlugin : withTtl(rig.metadataTtlMs),
+        plugin:
+          rig.metadataTtlMs === undefined && rig.clock === undefined
+            ? jiraPlugin
+            : withSeams(rig.metadataTtlMs, rig.clock),
         options: {
           base_url: fake.url,
           flavor,

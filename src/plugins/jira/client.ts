@@ -35,7 +35,13 @@ const DEADLINE_MARGIN_MS = 1_000;
 const RETRY_BASE_MS = 250;
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Seams for tests: the clock that dates a rate limit's reset, and the wait before a retry. */
+export interface ClientClock {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const onAbort = () => {
@@ -49,6 +55,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+const REAL_CLOCK: ClientClock = { now: () => Date.now(), sleep: abortableSleep };
 
 function jiraConfig(settings: JiraSettings): Config {
   const base = { host: settings.baseUrl, baseRequestConfig: { headers: { 'User-Agent': 'foresight-mcp' } } };
@@ -67,10 +75,11 @@ function jiraConfig(settings: JiraSettings): Config {
   };
 }
 
-/** `fieldLabel` names a field id the way the agent knows it, for Jira's field errors. */
+/** `fieldLabel` names a field id the way the agent knows it, for Jira's field errors; `clock` defaults to real time. */
 export function createJiraClient(
   settings: JiraSettings,
   fieldLabel: (fieldId: string) => string = (id) => id,
+  clock: ClientClock = REAL_CLOCK,
 ): JiraClient {
   const config = jiraConfig(settings);
   const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
@@ -85,7 +94,7 @@ export function createJiraClient(
       : `the personal access token in ${settings.tokenEnv}`;
 
   const refused = (error: unknown, target: string, signal: AbortSignal): PluginError => {
-    const raw = jiraFailure(error, signal, fieldLabel);
+    const raw = jiraFailure(error, signal, fieldLabel, clock.now());
     const failure = {
       ...raw,
       ...(raw.apiMessage === undefined ? {} : { apiMessage: redact(raw.apiMessage) }),
@@ -143,7 +152,7 @@ export function createJiraClient(
           throw refused(error, target, scope.signal);
         }
         // The deadline or a cancellation may end the wait: the call then fails as timed out, not with the abort reason.
-        await sleep(waitMs, scope.signal).catch((reason: unknown) => {
+        await clock.sleep(waitMs, scope.signal).catch((reason: unknown) => {
           throw refused(reason, target, scope.signal);
         });
       }

@@ -59,6 +59,7 @@ export function jiraFailure(
   error: unknown,
   signal: AbortSignal | undefined,
   fieldLabel?: (fieldId: string) => string,
+  nowMs: number = Date.now(),
 ): HttpFailure {
   const failure = (error ?? {}) as JiraErrorLike;
   if (signal?.aborted || ABORT_NAMES.has(failure.name ?? '') || failure.code === 'ERR_CANCELED') {
@@ -75,6 +76,6 @@ export function jiraFailure(
     ...(apiMessage === undefined ? {} : { apiMessage }),
     ...(details.length ? { details } : {}),
     rateLimited: status === 429,
-    ...(wait === undefined ? {} : { rateLimitResetAt: new Date(Date.now() + wait) }),
+    ...(wait === undefined ? {} : { rateLimitResetAt: new Date(nowMs + wait) }),
   };
 }

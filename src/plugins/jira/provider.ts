@@ -2,7 +2,7 @@
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
 import { errors } from '../../host/index.js';
 import { ISSUE_TOOLS, SPRINT_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler } from '../kit/index.js';
-import { createJiraClient } from './client.js';
+import { type ClientClock, createJiraClient } from './client.js';
 import { customParams } from './custom-params.js';
 import { PROJECT_PARAM } from './enricher-schema.js';
 import { createJiraEnricher } from './enricher.js';
@@ -43,10 +43,20 @@ function descriptors(settings: JiraSettings): ToolDescriptor[] {
   });
 }
 
-export function createJiraProvider(settings: JiraSettings, ctx: PluginContext): PluginProvider {
+/** Seams for tests; each defaults to the real thing. */
+export interface JiraSeams {
+  /** The client's clock: rate-limit resets and the waits before retries. */
+  clock?: ClientClock;
+}
+
+export function createJiraProvider(
+  settings: JiraSettings,
+  ctx: PluginContext,
+  seams: JiraSeams = {},
+): PluginProvider {
   // Field errors from Jira name a field by id; the agent knows it by its cf_ parameter.
   let fieldLabel = (id: string) => id;
-  const client = createJiraClient(settings, (id) => fieldLabel(id));
+  const client = createJiraClient(settings, (id) => fieldLabel(id), seams.clock);
   const metadata = createMetadataStore(client, settings, ctx.logger);
   fieldLabel = (id) => {
     const data = metadata.current();
