@@ -187,6 +187,47 @@ describe('sprints', () => {
     });
   });
 
+  it('moves more than 50 issues in batches of 50, as Jira Agile allows', async () => {
+    rig = await startJiraRig();
+    routeBoard(rig);
+    rig.fake.route('GET', '/rest/agile/1.0/sprint/42', {
+      status: 200,
+      body: jira.sprint(42, 'Sprint 4', 'active'),
+    });
+    rig.fake.route('POST', '/rest/agile/1.0/sprint/42/issue', { status: 204 });
+    const keys = Array.from({ length: 120 }, (_, i) => `PROJ-${i + 1}`);
+    const result = await rig.call('assign_to_sprint', { sprint: 42, keys });
+    expect(result.isError, text(result)).toBeFalsy();
+    const sent = rig.sent('POST', '/rest/agile/1.0/sprint/42/issue').map((r) => r.body);
+    expect(sent).toEqual([
+      { issues: keys.slice(0, 50) },
+      { issues: keys.slice(50, 100) },
+      { issues: keys.slice(100) },
+    ]);
+  });
+
+  it('says which issues moved when a later batch is refused', async () => {
+    rig = await startJiraRig();
+    routeBoard(rig);
+    rig.fake.route('GET', '/rest/agile/1.0/sprint/42', {
+      status: 200,
+      body: jira.sprint(42, 'Sprint 4', 'active'),
+    });
+    let calls = 0;
+    rig.fake.route('POST', '/rest/agile/1.0/sprint/42/issue', () =>
+      ++calls === 1
+        ? { status: 204 }
+        : { status: 400, body: { errorMessages: ['Issue PROJ-60 does not exist.'], errors: {} } },
+    );
+    const keys = Array.from({ length: 60 }, (_, i) => `PROJ-${i + 1}`);
+    const result = await rig.call('assign_to_sprint', { sprint: 42, keys });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(
+      `moved ${keys.slice(0, 50).join(', ')} to sprint Sprint 4 (42), but not ${keys.slice(50).join(', ')}: `,
+    );
+    expect(text(result)).toContain('Issue PROJ-60 does not exist.');
+  });
+
   it('names the sprints there are when the name matches none', async () => {
     rig = await startJiraRig();
     routeBoard(rig);

@@ -22,6 +22,9 @@ interface AgilePage<T> {
   total?: number;
 }
 
+/** Issues Jira Agile's POST /sprint/{id}/issue takes at once. */
+const MAX_ISSUES_PER_MOVE = 50;
+
 const STATES: Readonly<Record<string, string | undefined>> = {
   open: 'active,future',
   active: 'active',
@@ -120,11 +123,26 @@ export function createSprintTools(deps: ToolDeps) {
   async function assignToSprint(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const keys = (Array.isArray(args.keys) ? args.keys : []).map((k: unknown) => keyArg(deps, k, 'keys'));
     const sprint = await resolveSprint(args.sprint, ctx);
-    await client.agile(`sprint ${sprint.id}`, scopeOf(ctx), {
-      method: 'POST',
-      path: `/sprint/${sprint.id}/issue`,
-      body: { issues: keys },
-    });
+    // Jira Agile moves at most 50 issues per request: more go in batches, in order.
+    const moved: string[] = [];
+    for (let start = 0; start < keys.length; start += MAX_ISSUES_PER_MOVE) {
+      const batch = keys.slice(start, start + MAX_ISSUES_PER_MOVE);
+      try {
+        await client.agile(`sprint ${sprint.id}`, scopeOf(ctx), {
+          method: 'POST',
+          path: `/sprint/${sprint.id}/issue`,
+          body: { issues: batch },
+        });
+      } catch (error) {
+        if (moved.length === 0 || !(error instanceof PluginError)) throw error;
+        // Earlier batches are in the sprint already: say which, so the agent retries only the rest.
+        throw new PluginError(
+          error.kind,
+          `moved ${moved.join(', ')} to sprint ${sprint.name} (${sprint.id}), but not ${keys.slice(start).join(', ')}: ${error.message}`,
+        );
+      }
+      moved.push(...batch);
+    }
     return shapedResult(
       { kind: 'sprint_list', items: [sprintShape(sprint)] },
       `Moved ${keys.join(', ')} to sprint ${sprint.name} (${sprint.id})`,
