@@ -2,8 +2,14 @@
 // custom fields by name, comments oldest first, relations, and the writes (assignees and tags replaced,
 // state through the list's statuses, comments, dependencies and links).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIELDS, LIST_ID, OTHER_LIST_ID, comment, task } from './support/fake-clickup-bodies.js';
-import { type ClickUpRig, startClickUpRig, structured, text } from './support/fake-clickup.js';
+import { FIELDS, LIST_ID, OTHER_LIST_ID, comment, status, task } from './support/fake-clickup-bodies.js';
+import {
+  type ClickUpRig,
+  isListMetadata,
+  startClickUpRig,
+  structured,
+  text,
+} from './support/fake-clickup.js';
 
 let rig: ClickUpRig;
 afterEach(async () => {
@@ -73,18 +79,34 @@ describe('reading tasks', () => {
     expect(structured(result).items).toMatchObject([{ key: 't1x50' }, { key: 't1x51' }]);
   });
 
-  it('get_issues with state closed asks for closed tasks and keeps those in a closed or done status', async () => {
-    const closed = { status: 'complete', type: 'closed', orderindex: 3, color: '#6bc950' };
-    rig.fake.route('GET', `/list/${LIST_ID}/task`, {
-      status: 200,
-      body: { tasks: [task('86open'), task('86shut', { status: closed })], last_page: true },
+  it('get_issues open and closed do not overlap: open sends the open statuses, closed the done and closed ones', async () => {
+    // ClickUp answers only the statuses asked for (and closed-type ones only with include_closed).
+    const all = [
+      task('86todo'),
+      task('86doing', { status: { status: 'in progress', type: 'custom' } }),
+      task('86shut', { status: { status: 'complete', type: 'closed' } }),
+    ];
+    rig.fake.route('GET', `/list/${LIST_ID}/task`, (request) => {
+      const wanted = request.queryAll['statuses[]'] ?? [];
+      const tasks = all.filter((t) => {
+        const status = t.status as { status: string; type: string };
+        if (status.type === 'closed' && request.query.include_closed !== 'true') return false;
+        return wanted.length === 0 || wanted.includes(status.status);
+      });
+      return { status: 200, body: { tasks, last_page: true } };
     });
-    const result = await rig.call('get_issues', { state: 'closed' });
-    expect(rig.fake.sent('GET', `/list/${LIST_ID}/task`)[0]?.query.include_closed).toBe('true');
-    expect(structured(result)).toMatchObject({
-      items: [{ key: '86shut', state: 'complete' }],
-      page: { total: 1 },
+    const open = await rig.call('get_issues', {});
+    const closed = await rig.call('get_issues', { state: 'closed' });
+    const [openSent, closedSent] = rig.fake.sent('GET', `/list/${LIST_ID}/task`);
+    expect(openSent?.queryAll['statuses[]']).toEqual(['to do', 'in progress', 'review']);
+    expect(openSent?.query).not.toHaveProperty('include_closed');
+    expect(closedSent?.queryAll['statuses[]']).toEqual(['complete']);
+    expect(closedSent?.query.include_closed).toBe('true');
+    expect(structured(open)).toMatchObject({
+      items: [{ key: '86todo' }, { key: '86doing' }],
+      page: { total: 2 },
     });
+    expect(structured(closed)).toMatchObject({ items: [{ key: '86shut' }], page: { total: 1 } });
   });
 
   it('get_issue shows custom fields by name, relations and comments oldest first', async () => {
@@ -171,6 +193,57 @@ describe('reading tasks', () => {
       items: [{ id: '1', body: 'first' }, { id: '76' }],
       page: { total: 26 },
     });
+  });
+});
+
+describe('get_issues state by status type', () => {
+  const statuses = [
+    status('to do', 'open', 0),
+    status('in progress', 'custom', 1),
+    status('shipped', 'done', 2),
+    status('archived', 'closed', 3),
+  ];
+  const answer = (types: [string, string][]) => ({
+    status: 200,
+    body: {
+      tasks: types.map(([id, type]) => task(id, { status: { status: id, type } })),
+      last_page: true,
+    },
+  });
+
+  it("counts a done-type status as closed, never open, with the list's statuses loaded", async () => {
+    rig = await startClickUpRig({ lists: [{ id: LIST_ID, name: 'Backlog', statuses }] });
+    await rig.metadataLoaded();
+    rig.fake.route('GET', `/list/${LIST_ID}/task`, answer([]));
+    await rig.call('get_issues', { state: 'open' });
+    await rig.call('get_issues', { state: 'closed' });
+    const [open, closed] = rig.fake.sent('GET', `/list/${LIST_ID}/task`);
+    expect(open?.queryAll['statuses[]']).toEqual(['to do', 'in progress']);
+    expect(open?.query).not.toHaveProperty('include_closed');
+    expect(closed?.queryAll['statuses[]']).toEqual(['shipped', 'archived']);
+    expect(closed?.query.include_closed).toBe('true');
+  });
+
+  it('keeps open and closed apart by status type while the metadata is missing', async () => {
+    rig = await startClickUpRig({ lists: false, unmatched: isListMetadata });
+    rig.fake.route(
+      'GET',
+      `/list/${LIST_ID}/task`,
+      answer([
+        ['86open', 'open'],
+        ['86custom', 'custom'],
+        ['86done', 'done'],
+        ['86closed', 'closed'],
+      ]),
+    );
+    const open = await rig.call('get_issues', {});
+    const closed = await rig.call('get_issues', { state: 'closed' });
+    const [openSent, closedSent] = rig.fake.sent('GET', `/list/${LIST_ID}/task`);
+    expect(openSent?.queryAll).not.toHaveProperty('statuses[]');
+    expect(openSent?.query).not.toHaveProperty('include_closed');
+    expect(closedSent?.query.include_closed).toBe('true');
+    expect((structured(open).items as { key: string }[]).map((i) => i.key)).toEqual(['86open', '86custom']);
+    expect((structured(closed).items as { key: string }[]).map((i) => i.key)).toEqual(['86done', '86closed']);
   });
 });
 

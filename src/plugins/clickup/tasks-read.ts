@@ -15,7 +15,16 @@ import type { ClickUpCommentJson, ClickUpTaskJson } from './api-types.js';
 import { segment } from './client.js';
 import { userIds } from './field-params.js';
 import { commentFromClickUp, issueFromTask, taskRelations } from './task-shape.js';
-import { type ToolDeps, chosenListId, dayMs, keyOf, membersOf, sendFor, taskPath } from './tool-io.js';
+import {
+  type ToolDeps,
+  chosenListId,
+  dayMs,
+  keyOf,
+  listMeta,
+  membersOf,
+  sendFor,
+  taskPath,
+} from './tool-io.js';
 
 /** ClickUp answers 100 tasks a page, pages counted from 0. */
 const TASKS_PER_PAGE = 100;
@@ -24,8 +33,17 @@ const TASKS_PER_PAGE = 100;
  * more shows its newest 200 (oldest first among them), without a total, and refuses a window past them.
  */
 const MAX_COMMENT_PAGES = 8;
-/** Status types that count as closed for `state`. */
+/** Status types that count as closed for `state`; the others (open, custom) count as open. */
 const CLOSED_TYPES = new Set(['closed', 'done']);
+const isClosedType = (type: string | undefined) => CLOSED_TYPES.has(type ?? '');
+
+/** How one list's tasks are narrowed to a `state`: by ClickUp where it can, else here by status type. */
+interface StateFilter {
+  statuses: string[] | undefined;
+  includeClosed: boolean;
+  /** Set when ClickUp's answer still holds tasks of the other state. */
+  keep?: (task: ClickUpTaskJson) => boolean;
+}
 const ORDER_BY: Readonly<Record<string, string>> = {
   created: 'created',
   updated: 'updated',
@@ -39,21 +57,42 @@ export function createTaskReadTools(deps: ToolDeps) {
   const { settings } = deps;
   const customIds = settings.customTaskIds;
 
+  /**
+   * open = every status whose type is not done or closed; closed = done and closed types. include_closed alone
+   * only drops `closed`-type statuses, so with the list's statuses loaded the state goes out as statuses[] of
+   * its types; with the agent's own statuses, or none loaded, the tasks ClickUp answers are kept by type.
+   */
+  function stateFilter(args: Args, listId: string): StateFilter {
+    const state = str(args.state) ?? 'open';
+    const asked = strings(args.statuses)?.length ? strings(args.statuses) : undefined;
+    if (state !== 'open' && state !== 'closed') return { statuses: asked, includeClosed: true };
+    const closed = state === 'closed';
+    const ofState = listMeta(deps, listId)
+      ?.statuses.filter((status) => isClosedType(status.type) === closed)
+      .map((status) => status.status);
+    if (asked === undefined && ofState?.length) return { statuses: ofState, includeClosed: closed };
+    return {
+      statuses: asked,
+      includeClosed: closed,
+      keep: (task) => isClosedType(task.status?.type) === closed,
+    };
+  }
+
   function taskQuery(
     args: Args,
     page: number,
+    filter: StateFilter,
   ): Record<string, string | number | boolean | string[] | number[] | undefined> {
-    const state = str(args.state) ?? 'open';
     const assignee =
       str(args.assignee) ?? (typeof args.assignee === 'number' ? String(args.assignee) : undefined);
     return {
       page,
       include_markdown_description: true,
-      ...(state === 'open' ? {} : { include_closed: true }),
+      ...(filter.includeClosed ? { include_closed: true } : {}),
       order_by: ORDER_BY[str(args.sort) ?? 'created'] ?? 'created',
       // The reference says only that `reverse` flips the order; desc is taken to be ClickUp's default.
       ...(str(args.order) === 'asc' ? { reverse: true } : {}),
-      statuses: strings(args.statuses)?.length ? strings(args.statuses) : undefined,
+      statuses: filter.statuses,
       tags: strings(args.labels)?.length ? strings(args.labels) : undefined,
       assignees: assignee ? userIds('assignee', [assignee], membersOf(deps)) : undefined,
       date_created_gt: before(dayMs(args.created_after, 'created_after')),
@@ -68,22 +107,24 @@ export function createTaskReadTools(deps: ToolDeps) {
     const send = sendFor(deps, ctx);
     const chosen = chosenListId(deps, args.list);
     const lists = chosen === undefined ? settings.listIds : [chosen];
-    const closedOnly = str(args.state) === 'closed';
+    const filters = lists.map((id) => stateFilter(args, id));
     // Several lists read one after another as one sequence; `cursor` walks it across their pages.
     const cursor = { list: 0, page: 0 };
-    const sequential = closedOnly || lists.length > 1;
+    const sequential = filters.some((filter) => filter.keep) || lists.length > 1;
     const fetchPage = async (page: number): Promise<FetchedPage<ClickUpTaskJson>> => {
       // One list without a filter starts on the page that holds `offset` (windowOfPages counts from 1).
       if (!sequential) cursor.page = page - 1;
       const listId = lists[cursor.list] ?? '';
+      const filter = filters[cursor.list] ?? stateFilter(args, listId);
       const answer = await send<{ tasks?: ClickUpTaskJson[]; last_page?: boolean }>({
         method: 'GET',
         path: `/list/${segment(listId)}/task`,
-        query: taskQuery(args, cursor.page),
+        query: taskQuery(args, cursor.page, filter),
         target: `tasks of list ${listId}`,
       });
-      const tasks = answer.tasks ?? [];
-      const lastOfList = answer.last_page !== false || tasks.length < TASKS_PER_PAGE;
+      const answered = answer.tasks ?? [];
+      const tasks = filter.keep ? answered.filter(filter.keep) : answered;
+      const lastOfList = answer.last_page !== false || answered.length < TASKS_PER_PAGE;
       if (lastOfList) Object.assign(cursor, { list: cursor.list + 1, page: 0 });
       else cursor.page++;
       return { items: tasks, hasNext: cursor.list < lists.length };
@@ -92,10 +133,8 @@ export function createTaskReadTools(deps: ToolDeps) {
       offset: int(args.offset, 0),
       limit: int(args.limit, DEFAULT_LIMIT),
       perPage: TASKS_PER_PAGE,
-      // A closed filter, or several lists, make page boundaries unknown: every page is read from the first.
-      ...(sequential
-        ? { keep: (task: ClickUpTaskJson) => !closedOnly || CLOSED_TYPES.has(task.status?.type ?? '') }
-        : {}),
+      // Tasks kept here by type, or several lists, make page boundaries unknown: pages are read from the first.
+      ...(sequential ? { keep: () => true } : {}),
     });
     return shapedResult({
       kind: 'issue_list',
