@@ -3,7 +3,7 @@
 import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
 import { PluginError } from '../../host/index.js';
 import { providerError } from '../kit/index.js';
-import { jiraFailure, retryAfterMs } from './failure.js';
+import { jiraFailure, refusalOf, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';
 
 /** What a request runs under: the tool call's signal and deadline, or the metadata loader's signal. */
@@ -116,7 +116,11 @@ export function createJiraClient(
         `${settings.providerName} denied access to ${target} (403); check the account's permissions in the project and the token${said}`,
       );
     }
-    return providerError(failure, { provider: settings.providerName, target });
+    const mapped = providerError(failure, { provider: settings.providerName, target });
+    // A 400 keeps what it was about (never Jira's words), for callers that act on a refused field.
+    return failure.status === 400
+      ? new PluginError(mapped.kind, mapped.message, { cause: refusalOf(error) })
+      : mapped;
   };
 
   async function send<T>(

@@ -44,6 +44,34 @@ export function readableJiraBody(
   return [...messages, ...fields, ...(messages.length + fields.length === 0 ? plain : [])];
 }
 
+/** What a 400 was about, kept as its PluginError's cause: no words of Jira's, which may echo a secret. */
+export interface JiraRefusal {
+  status: number;
+  /** Jira named a field (`errors: { customfield_10042: … }`) or a field or option in its messages. */
+  namesField: boolean;
+}
+
+const FIELD_WORDS = /\b(field|option|customfield_\d+)/i;
+
+export function refusalOf(error: unknown): JiraRefusal {
+  const failure = (error ?? {}) as JiraErrorLike;
+  const response = typeof failure.response === 'object' ? failure.response : undefined;
+  const body = (response?.data ?? {}) as JiraErrorBody;
+  const fieldErrors =
+    body.errors !== null && typeof body.errors === 'object' && Object.keys(body.errors).length > 0;
+  const messages = Array.isArray(body.errorMessages) ? body.errorMessages : [];
+  return {
+    status: response?.status ?? failure.status ?? 0,
+    namesField: fieldErrors || messages.some((m) => typeof m === 'string' && FIELD_WORDS.test(m)),
+  };
+}
+
+/** Whether an error is Jira's 400 about a field or an option: what may mean the metadata is out of date. */
+export function refusedAField(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as Partial<JiraRefusal> | undefined) : undefined;
+  return cause?.status === 400 && cause.namesField === true;
+}
+
 function header(error: JiraErrorLike, name: string): string | undefined {
   const value = error.cause?.response?.headers?.[name];
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;

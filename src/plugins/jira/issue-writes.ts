@@ -9,6 +9,7 @@ import {
   issueFromJira,
   toJiraText,
 } from './issue-shape.js';
+import { refusedAField } from './failure.js';
 import { type ToolDeps, customFieldNames, keyArg, scopeOf } from './tool-io.js';
 import {
   type TransitionJson,
@@ -72,15 +73,23 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     return fields;
   }
 
+  // At most one reload asked for by refusals at a time: many refused writes in a row start one, not one each.
+  let reloading: Promise<void> | undefined;
+
   /**
-   * A write Jira refuses (400) may have met fields or options changed since the last load: the metadata reloads
-   * in the background, so the schemas the agent reads next are current. The refusal itself goes to the agent.
+   * A write Jira refuses with a 400 naming a field or an option may have met fields or options changed since the
+   * last load: the metadata reloads in the background, so the schemas the agent reads next are current. Other
+   * refusals (credentials, permissions, a plain bad value) say nothing of the metadata. The refusal goes to the agent.
    */
   async function refreshingOnRefusal<T>(write: Promise<T>): Promise<T> {
     try {
       return await write;
     } catch (error) {
-      if (error instanceof PluginError && error.kind === 'invalid_input') void metadata.refresh();
+      if (refusedAField(error) && reloading === undefined) {
+        reloading = metadata.refresh().finally(() => {
+          reloading = undefined;
+        });
+      }
       throw error;
     }
   }
