@@ -2,7 +2,15 @@
 // custom fields by name, comments oldest first, relations, and the writes (assignees and tags replaced,
 // state through the list's statuses, comments, dependencies and links).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIELDS, LIST_ID, OTHER_LIST_ID, comment, status, task } from './support/fake-clickup-bodies.js';
+import {
+  FIELDS,
+  LIST_ID,
+  OTHER_LIST_ID,
+  comment,
+  member,
+  status,
+  task,
+} from './support/fake-clickup-bodies.js';
 import {
   type ClickUpRig,
   isListMetadata,
@@ -64,6 +72,32 @@ describe('reading tasks', () => {
       items: [{ key: '86a', title: 'Task 86a', state: 'to do', priority: 'high', labels: ['backend'] }],
       page: { offset: 0, limit: 1, total: 2 },
     });
+  });
+
+  it('get_issues takes several assignees and "me" (the token\'s user, read once) as assignees[]', async () => {
+    rig.fake.route('GET', '/user', {
+      status: 200,
+      body: { user: { ...member(190, 'Dee Ek'), week_start_day: 1 } },
+    });
+    rig.fake.route('GET', `/list/${LIST_ID}/task`, { status: 200, body: { tasks: [], last_page: true } });
+    const schema = (await rig.schemas()).get('get_issues');
+    expect(schema?.assignees).toMatchObject({ type: 'array' });
+    const result = await rig.call('get_issues', {
+      assignees: ['me', 'Bo Chen', 183],
+      assignee: 'ann lee@example.com',
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    await rig.call('get_issues', { assignee: 'me' });
+    const [both, meOnly] = rig.fake.sent('GET', `/list/${LIST_ID}/task`);
+    expect(both?.queryAll['assignees[]']).toEqual(['190', '184', '183']);
+    expect(meOnly?.queryAll['assignees[]']).toEqual(['190']);
+    const user = rig.fake.sent('GET', '/user');
+    expect(user).toHaveLength(1);
+    expect(user[0]?.query).toEqual({});
+    const unknown = await rig.call('get_issues', { assignees: ['Zed'] });
+    expect(text(unknown)).toContain(
+      'assignees: "Zed" is not a member of the list; members: Ann Lee, Bo Chen',
+    );
   });
 
   it('get_issues reads the page that holds offset (ClickUp pages from 0, 100 tasks each)', async () => {

@@ -81,7 +81,7 @@ describe('metadata reload on a refused write', () => {
     ['a 401', 401, { errorMessages: ['You are not authenticated.'], errors: {} }, 0],
     ['a 403', 403, { errorMessages: ['No permission to create.'], errors: { project: 'x' } }, 0],
     ['a 404', 404, { errorMessages: ['No project.'], errors: {} }, 0],
-  ])('on %s (%i): %i reload(s)', async (_what, status, body, expected) => {
+  ])('on %s (%i %j): %i reload(s)', async (_what, status, body, expected) => {
     fake.route('POST', '/rest/api/3/issue', { status, body });
     const { reloads, create } = writeTools();
     expect(await create()).not.toBe('created');

@@ -129,8 +129,14 @@ export function createClickUpEnricher(
         schema.setParamDescription('labels', 'only tasks with these tags');
         schema.setParamDescription(
           'assignee',
-          'only tasks assigned to this user (id, name or email; see get_users)',
+          'only tasks assigned to this user (id, name or email; see get_users), or "me" for the token\'s user',
         );
+        schema.addParam('assignees', {
+          type: 'array',
+          items: { type: ['string', 'integer'] },
+          description:
+            'only tasks assigned to any of these users: ids, names or emails (see get_users), or "me" for the token\'s user',
+        });
       }
       if (WRITES.has(tool.name)) schema.setParamDescription('labels', 'tag names');
       if (tool.name === 'link_issues') {

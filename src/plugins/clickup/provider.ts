@@ -6,6 +6,7 @@ import { createClickUpClient } from './client.js';
 import { createClickUpEnricher } from './enricher.js';
 import { createMetadataStore } from './metadata.js';
 import { createMetadataTools } from './metadata-tools.js';
+import { createWhoAmI } from './me.js';
 import type { ClickUpSettings } from './options.js';
 import { createTaskReadTools } from './tasks-read.js';
 import { createTaskWriteTools } from './tasks-write.js';
@@ -39,7 +40,7 @@ function descriptors(settings: ClickUpSettings): ToolDescriptor[] {
 export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginContext): PluginProvider {
   const client = createClickUpClient(settings);
   const metadata = createMetadataStore(client, settings, ctx.logger);
-  const deps = { client, settings, metadata };
+  const deps = { client, settings, metadata, whoAmI: createWhoAmI(client) };
   const handlers: Record<string, ToolHandler | undefined> = {
     ...createTaskReadTools(deps),
     ...createTaskWriteTools(deps),

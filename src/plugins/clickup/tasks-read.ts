@@ -14,9 +14,11 @@ import {
 import type { ClickUpCommentJson, ClickUpTaskJson } from './api-types.js';
 import { segment } from './client.js';
 import { userIds } from './field-params.js';
+import { isMe } from './me.js';
 import { commentFromClickUp, issueFromTask, taskRelations } from './task-shape.js';
 import {
   type ToolDeps,
+  boundsOf,
   chosenListId,
   dayMs,
   keyOf,
@@ -78,13 +80,35 @@ export function createTaskReadTools(deps: ToolDeps) {
     };
   }
 
+  /**
+   * The ids of `assignees` and `assignee` together: user ids, names or emails as create_issue takes them, and
+   * "me" for the token's user (GET /user, read once and only when asked for).
+   */
+  async function assigneeIds(args: Args, ctx: RequestContext): Promise<number[] | undefined> {
+    const given: [string, unknown][] = [
+      ...(Array.isArray(args.assignees) ? args.assignees : []).map((v): [string, unknown] => [
+        'assignees',
+        v,
+      ]),
+      ...(args.assignee === undefined || args.assignee === ''
+        ? []
+        : [['assignee', args.assignee] as [string, unknown]]),
+    ];
+    if (!given.length) return undefined;
+    const me = given.some(([, value]) => isMe(value)) ? await deps.whoAmI(boundsOf(ctx)) : undefined;
+    const members = membersOf(deps);
+    const ids = given.map(([param, value]) =>
+      isMe(value) && me ? me.id : (userIds(param, [value], members)[0] ?? 0),
+    );
+    return [...new Set(ids)];
+  }
+
   function taskQuery(
     args: Args,
     page: number,
     filter: StateFilter,
+    assignees: number[] | undefined,
   ): Record<string, string | number | boolean | string[] | number[] | undefined> {
-    const assignee =
-      str(args.assignee) ?? (typeof args.assignee === 'number' ? String(args.assignee) : undefined);
     return {
       page,
       include_markdown_description: true,
@@ -94,7 +118,7 @@ export function createTaskReadTools(deps: ToolDeps) {
       ...(str(args.order) === 'asc' ? { reverse: true } : {}),
       statuses: filter.statuses,
       tags: strings(args.labels)?.length ? strings(args.labels) : undefined,
-      assignees: assignee ? userIds('assignee', [assignee], membersOf(deps)) : undefined,
+      assignees,
       date_created_gt: before(dayMs(args.created_after, 'created_after')),
       date_created_lt: dayMs(args.created_before, 'created_before'),
       date_updated_gt: before(dayMs(args.updated_after, 'updated_after')),
@@ -108,6 +132,7 @@ export function createTaskReadTools(deps: ToolDeps) {
     const chosen = chosenListId(deps, args.list);
     const lists = chosen === undefined ? settings.listIds : [chosen];
     const filters = lists.map((id) => stateFilter(args, id));
+    const assignees = await assigneeIds(args, ctx);
     // Several lists read one after another as one sequence; `cursor` walks it across their pages.
     const cursor = { list: 0, page: 0 };
     const sequential = filters.some((filter) => filter.keep) || lists.length > 1;
@@ -119,7 +144,7 @@ export function createTaskReadTools(deps: ToolDeps) {
       const answer = await send<{ tasks?: ClickUpTaskJson[]; last_page?: boolean }>({
         method: 'GET',
         path: `/list/${segment(listId)}/task`,
-        query: taskQuery(args, cursor.page, filter),
+        query: taskQuery(args, cursor.page, filter, assignees),
         target: `tasks of list ${listId}`,
       });
       const answered = answer.tasks ?? [];

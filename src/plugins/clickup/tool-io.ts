@@ -5,11 +5,14 @@ import { type CallBounds, type ClickUpClient, type ClickUpRequest, segment } fro
 import { type ListMetadata, type MetadataStore, findList } from './metadata.js';
 import type { ClickUpSettings } from './options.js';
 import { type TaskKey, parseTaskKey } from './keys.js';
+import type { WhoAmI } from './me.js';
 
 export interface ToolDeps {
   client: ClickUpClient;
   settings: ClickUpSettings;
   metadata: MetadataStore;
+  /** The token's user, read once (GET /user). */
+  whoAmI: WhoAmI;
 }
 
 export const boundsOf = (ctx: RequestContext): CallBounds => ({
