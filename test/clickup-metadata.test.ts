@@ -141,6 +141,55 @@ describe('clickup metadata', () => {
     });
   });
 
+  it('while the metadata is missing, each metadata tool reads only what it needs, and never reloads it all', async () => {
+    rig = await startClickUpRig({ lists: false, unmatched: isListMetadata, options: { team_id: TEAM_ID } });
+    await vi.waitFor(() =>
+      expect(rig?.logs.some((l) => String(l.msg).includes('schemas stay generic'))).toBe(true),
+    );
+    routeMetadata(rig.fake, [{ id: LIST_ID, name: 'Backlog' }]);
+    const since = rig.fake.requests.length;
+    const sentSince = () => rig?.fake.requests.slice(since).map((r) => `${r.method} ${r.path}`);
+    const fields = (await rig.call('get_custom_fields')).structuredContent as { items: { param: string }[] };
+    expect(fields.items.map((f) => f.param)).toContain('cf_severity');
+    expect(sentSince()).toEqual([`GET /api/v2/list/${LIST_ID}/field`]);
+    const statuses = (await rig.call('get_available_statuses')).structuredContent as {
+      items: { name: string }[];
+    };
+    expect(statuses.items.map((s) => s.name)).toEqual(['to do', 'in progress', 'review', 'complete']);
+    const users = (await rig.call('get_users', { search: 'cy' })).structuredContent as {
+      items: { name: string }[];
+    };
+    expect(users.items.map((u) => u.name)).toEqual(['Cy Diaz']);
+    await rig.call('get_custom_fields');
+    expect(sentSince()).toEqual([
+      `GET /api/v2/list/${LIST_ID}/field`,
+      `GET /api/v2/list/${LIST_ID}`,
+      'GET /api/v2/team',
+      `GET /api/v2/list/${LIST_ID}/member`,
+      `GET /api/v2/list/${LIST_ID}/field`,
+    ]);
+  });
+
+  it("while the metadata is missing, a metadata tool's read ends with its call's deadline", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    rig = await startClickUpRig({ lists: false, unmatched: isListMetadata, deadlines: { callTool: 300 } });
+    await vi.waitFor(() =>
+      expect(rig?.logs.some((l) => String(l.msg).includes('schemas stay generic'))).toBe(true),
+    );
+    rig.fake.route('GET', `/list/${LIST_ID}/field`, async () => {
+      await held;
+      return { status: 200, body: { fields: [] } };
+    });
+    const result = await rig.call('get_custom_fields');
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/300 ?ms/);
+    await vi.waitFor(() =>
+      expect(rig?.fake.abandoned.map((r) => r.path)).toContain(`/api/v2/list/${LIST_ID}/field`),
+    );
+    release();
+  });
+
   it('get_users lists the whole workspace when team_id is set', async () => {
     rig = await startClickUpRig({ options: { team_id: TEAM_ID } });
     await rig.metadataLoaded();

@@ -1,12 +1,15 @@
-// What the lists look like: get_available_statuses, get_custom_fields and get_users, from the loaded metadata.
+// What the lists look like: get_available_statuses, get_custom_fields and get_users, from the loaded metadata
+// or, for a list it lacks, read straight from ClickUp within the call.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FieldShape, StatusShape, UserShape } from '../../enrich/index.js';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../host/index.js';
 import { type Args, DEFAULT_LIMIT, int, shapedResult, str } from '../kit/index.js';
-import type { ClickUpTaskJson } from './api-types.js';
+import type { ClickUpTaskJson, ClickUpUserJson } from './api-types.js';
+import type { CallBounds } from './client.js';
 import { fieldParams } from './field-params.js';
-import type { WorkspaceMetadata } from './metadata.js';
-import { type ToolDeps, keyOf, membersOf, sendFor, taskPath } from './tool-io.js';
+import { readFields, readList, readMembers, readWorkspaceMembers } from './list-reads.js';
+import type { ListMetadata } from './metadata.js';
+import { type ToolDeps, boundsOf, keyOf, listMeta, sendFor, taskPath } from './tool-io.js';
 
 /** ClickUp status types → what the status means for work. */
 const CATEGORY: Readonly<Record<string, string>> = {
@@ -30,21 +33,28 @@ const VALUE_TYPE: Readonly<Record<string, string>> = {
 
 export function createMetadataTools(deps: ToolDeps) {
   const several = deps.settings.listIds.length > 1;
+  const { client } = deps;
 
-  /** The metadata, loading it now when the background load has not succeeded yet. */
-  async function loaded(): Promise<WorkspaceMetadata> {
-    if (!deps.metadata.current()) await deps.metadata.refresh();
-    const data = deps.metadata.current();
-    if (!data)
-      throw new PluginError(
-        'unavailable',
-        `cannot load the ClickUp lists' metadata: ${deps.metadata.failure() ?? 'unknown failure'}`,
-      );
-    return data;
+  /**
+   * Each list's part a tool needs: from the loaded metadata, or, for a list it lacks (not loaded yet, or its
+   * load failed), read now under the call's own signal and deadline, one list after another. Never a reload:
+   * the background load keeps its own schedule, so a burst of calls cannot turn into a burst of reloads.
+   */
+  async function perList<T>(
+    ctx: RequestContext,
+    listIds: readonly string[],
+    loaded: (list: ListMetadata) => T,
+    read: (id: string, bounds: CallBounds) => Promise<T>,
+  ): Promise<T[]> {
+    const parts: T[] = [];
+    for (const id of listIds) {
+      const known = listMeta(deps, id);
+      parts.push(known ? loaded(known) : await read(id, boundsOf(ctx)));
+    }
+    return parts;
   }
 
   async function getAvailableStatuses(args: Args, ctx: RequestContext): Promise<CallToolResult> {
-    const data = await loaded();
     let listIds = deps.settings.listIds;
     if (args.key !== undefined) {
       // Any status of its list is reachable from any other in ClickUp: the task's list decides.
@@ -56,41 +66,73 @@ export function createMetadataTools(deps: ToolDeps) {
       )<ClickUpTaskJson>({ method: 'GET', path, query, target: `task ${key.id}` });
       listIds = task.list ? [task.list.id] : listIds;
     }
-    const items: StatusShape[] = data.lists
-      .filter((list) => listIds.includes(list.id))
-      .flatMap((list) =>
-        list.statuses.map((status) => ({
-          name: status.status,
-          ...(status.type && CATEGORY[status.type] ? { category: CATEGORY[status.type] } : {}),
-          ...(several ? { scope: list.name } : {}),
-        })),
-      );
+    const lists = await perList(
+      ctx,
+      listIds,
+      (list) => list,
+      (id, bounds) => readList(client, id, bounds),
+    );
+    const items: StatusShape[] = lists.flatMap((list) =>
+      list.statuses.map((status) => ({
+        name: status.status,
+        ...(status.type && CATEGORY[status.type] ? { category: CATEGORY[status.type] } : {}),
+        ...(several ? { scope: list.name } : {}),
+      })),
+    );
     return shapedResult({ kind: 'status_list', items });
   }
 
-  async function getCustomFields(): Promise<CallToolResult> {
-    const data = await loaded();
-    const items: FieldShape[] = fieldParams(data).map(({ param, field, lists }) => {
-      const options = (field.type_config?.options ?? []).map((option) => option.name ?? option.label ?? '');
-      return {
-        id: field.id,
-        name: field.name,
-        type: VALUE_TYPE[field.type] ?? field.type,
-        param,
-        ...(options.length ? { options } : {}),
-        ...(field.required ? { required: true } : {}),
-        ...(several && lists.length < data.lists.length ? { scope: lists.join(', ') } : {}),
-      };
-    });
+  async function getCustomFields(_args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const { listIds } = deps.settings;
+    // A list read here has no name to hand: its id stands in for it in `scope`.
+    const lists: ListMetadata[] = await perList(
+      ctx,
+      listIds,
+      (list) => list,
+      async (id, bounds) => ({
+        id,
+        name: id,
+        statuses: [],
+        members: [],
+        fields: await readFields(client, id, bounds),
+      }),
+    );
+    const items: FieldShape[] = fieldParams({ lists, workspaceMembers: [] }).map(
+      ({ param, field, lists: on }) => {
+        const options = (field.type_config?.options ?? []).map((option) => option.name ?? option.label ?? '');
+        return {
+          id: field.id,
+          name: field.name,
+          type: VALUE_TYPE[field.type] ?? field.type,
+          param,
+          ...(options.length ? { options } : {}),
+          ...(field.required ? { required: true } : {}),
+          ...(several && on.length < lists.length ? { scope: on.join(', ') } : {}),
+        };
+      },
+    );
     return shapedResult({ kind: 'field_list', items });
   }
 
-  async function getUsers(args: Args): Promise<CallToolResult> {
-    await loaded();
+  async function getUsers(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const search = str(args.search)?.toLowerCase();
     const offset = int(args.offset, 0);
     const limit = int(args.limit, DEFAULT_LIMIT);
-    const matches = membersOf(deps).filter(
+    const data = deps.metadata.current();
+    const workspace = data
+      ? data.workspaceMembers
+      : await readWorkspaceMembers(client, deps.settings.teamId, boundsOf(ctx));
+    const perListMembers = await perList(
+      ctx,
+      deps.settings.listIds,
+      (list) => list.members,
+      (id, bounds) => readMembers(client, id, bounds),
+    );
+    // One entry per user: the workspace's first, then each list's in the configured order.
+    const byId = new Map<number, ClickUpUserJson>();
+    for (const user of [...workspace, ...perListMembers.flat()])
+      if (!byId.has(user.id)) byId.set(user.id, user);
+    const matches = [...byId.values()].filter(
       (user) => !search || [user.username, user.email].some((text) => text?.toLowerCase().includes(search)),
     );
     const items: UserShape[] = matches.slice(offset, offset + limit).map((user) => ({
