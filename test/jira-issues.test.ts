@@ -106,7 +106,12 @@ describe('get_issue and comments', () => {
         description: jira.adf('The save button crashes.'),
         customfield_10100: { self: '', value: 'High', id: '2' },
         customfield_10111: { value: 'Europe', id: '21', child: { value: 'France', id: '23' } },
-        comment: { comments: [], total: 1, maxResults: 0, startAt: 0 },
+        comment: {
+          comments: [jira.comment('cloud', '100', 'Looks bad')],
+          maxResults: 1,
+          total: 1,
+          startAt: 0,
+        },
         fixVersions: [jira.version('32', '2.0')],
         parent: {
           id: '10001',
@@ -132,7 +137,7 @@ describe('get_issue and comments', () => {
     });
     rig.fake.route('GET', '/rest/api/3/issue/PROJ-7/comment', {
       status: 200,
-      body: { startAt: 0, maxResults: 20, total: 1, comments: [jira.comment('cloud', '100', 'Looks bad')] },
+      body: { startAt: 0, maxResults: 20, total: 1, comments: [jira.comment('cloud', '999', 'Not this')] },
     });
     const result = await rig.call('get_issue', {
       key: 'proj-7',
@@ -156,8 +161,55 @@ describe('get_issue and comments', () => {
     expect(data.comments[0]).toMatchObject({ id: '100', author: 'Mia Krystof', body: 'Looks bad' });
     const fields = rig.sent('GET', '/rest/api/3/issue/PROJ-7')[0]?.query.fields ?? '';
     expect(fields.split(',')).toEqual(
-      expect.arrayContaining(['description', 'issuelinks', 'subtasks', 'customfield_10100']),
+      expect.arrayContaining(['description', 'comment', 'issuelinks', 'subtasks', 'customfield_10100']),
     );
+    // The comments come with the issue: no second request for them.
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7/comment')).toHaveLength(0);
+  });
+
+  it('without include_comments, counts the comments from an empty comment page instead of their bodies', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', { status: 200, body: jira.issue('cloud', 'PROJ-7') });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7/comment', {
+      status: 200,
+      body: { startAt: 0, maxResults: 0, total: 12, comments: [] },
+    });
+    const result = await rig.call('get_issue', { key: 'PROJ-7' });
+    const data = structured(result) as { item: Record<string, unknown>; comments?: unknown };
+    expect(data.item.commentCount).toBe(12);
+    expect(data.comments).toBeUndefined();
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7')[0]?.query.fields?.split(',')).not.toContain('comment');
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7/comment').map((r) => r.query)).toEqual([
+      { startAt: '0', maxResults: '0' },
+    ]);
+  });
+
+  it('reads the comments on their own when Jira cuts the embedded page short', async () => {
+    rig = await startJiraRig();
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7', {
+      status: 200,
+      body: jira.issue('cloud', 'PROJ-7', {
+        comment: { comments: [], maxResults: 0, total: 2, startAt: 0 },
+      }),
+    });
+    rig.fake.route('GET', '/rest/api/3/issue/PROJ-7/comment', {
+      status: 200,
+      body: {
+        startAt: 0,
+        maxResults: 20,
+        total: 2,
+        comments: [jira.comment('cloud', '1', 'One'), jira.comment('cloud', '2', 'Two')],
+      },
+    });
+    const data = structured(await rig.call('get_issue', { key: 'PROJ-7', include_comments: true })) as {
+      item: Record<string, unknown>;
+      comments: { body: string }[];
+    };
+    expect(data.item.commentCount).toBe(2);
+    expect(data.comments.map((c) => c.body)).toEqual(['One', 'Two']);
+    expect(rig.sent('GET', '/rest/api/3/issue/PROJ-7/comment').map((r) => r.query)).toEqual([
+      { startAt: '0', maxResults: '20', orderBy: 'created' },
+    ]);
   });
 
   it('adds a comment as an ADF document on Cloud', async () => {

@@ -36,7 +36,8 @@ export interface JiraIssueJson {
     created?: string;
     updated?: string;
     resolutiondate?: string | null;
-    comment?: { total?: number } | null;
+    /** Asked for only with include_comments: the first page of comments, oldest first, and their total. */
+    comment?: { total?: number; comments?: JiraCommentJson[] } | null;
     issuelinks?: {
       type: { name: string; inward: string; outward: string };
       inwardIssue?: JiraIssueRefJson;

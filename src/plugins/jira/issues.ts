@@ -105,24 +105,52 @@ export function createIssueReadTools(deps: ToolDeps) {
       { offset, limit, perPage: Math.max(limit, 20) },
     );
 
+  /**
+   * How many comments an issue has, without their bodies: a comment page of none carries the total. The count is
+   * optional: when it cannot be read the issue is still answered (its own request says why it failed, if it did).
+   */
+  async function commentTotal(key: string, ctx: RequestContext): Promise<number | undefined> {
+    try {
+      const answer = await client.api<{ total?: number }>(`comments of issue ${key}`, scopeOf(ctx), {
+        path: `/issue/${encodeURIComponent(key)}/comment`,
+        query: { startAt: 0, maxResults: 0 },
+      });
+      return answer.total;
+    } catch {
+      return undefined;
+    }
+  }
+
   async function getIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const key = keyArg(deps, args.key);
     const custom = customFieldNames(deps);
     const relations = args.include_relations === true ? ['issuelinks', 'subtasks'] : [];
-    const raw = await client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
-      path: `/issue/${encodeURIComponent(key)}`,
-      query: {
-        fields: [...ISSUE_FIELDS, 'description', 'comment', ...relations, ...custom.keys()].join(','),
-      },
-    });
+    const withComments = args.include_comments === true;
+    // With comments, the issue's own comment field brings their first page and total in the same request;
+    // without, the count alone comes from an empty comment page, alongside.
+    const fields = [...ISSUE_FIELDS, 'description', ...(withComments ? ['comment'] : []), ...relations];
+    const [raw, total] = await Promise.all([
+      client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
+        path: `/issue/${encodeURIComponent(key)}`,
+        query: { fields: [...fields, ...custom.keys()].join(',') },
+      }),
+      withComments ? undefined : commentTotal(key, ctx),
+    ]);
     const item = issueFromJira(raw, settings.baseUrl, custom);
+    if (total !== undefined) item.commentCount = total;
     if (relations.length) item.links = issueRelations(raw, settings.baseUrl);
-    if (args.include_comments !== true) return shapedResult({ kind: 'issue', item });
-    const comments = await listComments(key, 0, DEFAULT_LIMIT, ctx);
+    if (!withComments) return shapedResult({ kind: 'issue', item });
+    const embedded = raw.fields.comment?.comments ?? [];
+    const wanted = Math.min(raw.fields.comment?.total ?? embedded.length, DEFAULT_LIMIT);
+    // Jira may cut the embedded page short: then the comments are read on their own.
+    const comments =
+      embedded.length >= wanted
+        ? embedded.slice(0, DEFAULT_LIMIT)
+        : (await listComments(key, 0, DEFAULT_LIMIT, ctx)).items;
     return shapedResult({
       kind: 'issue',
       item,
-      comments: comments.items.map((c) => commentFromJira(c, key, settings.baseUrl)),
+      comments: comments.map((c) => commentFromJira(c, key, settings.baseUrl)),
     });
   }
 
