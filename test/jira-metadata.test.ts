@@ -82,6 +82,41 @@ describe('jira metadata refresh', () => {
     });
   });
 
+  it.each([
+    ['Cloud, fields under `fields`', 'cloud', 'fields'],
+    ['Cloud, fields under `results`', 'cloud', 'results'],
+    ['Server / Data Center 8.4+, `values` with isLast', 'server', 'fields'],
+  ] as const)('reads create metadata that spans several pages (%s)', async (_what, flavor, fieldsKey) => {
+    // The site serves at most 10 items a page, whatever maxResults asks for.
+    rig = await startJiraRig({ flavor, metadata: { fieldsKey, maxPage: 10 } });
+    const api = rig.api;
+    const starts = (path: string) =>
+      rig?.sent('GET', `${api}/issue/createmeta/PROJ/issuetypes${path}`).map((r) => r.query) ?? [];
+    expect(starts('')).toEqual([{ startAt: '0', maxResults: '100' }]);
+    // Task has 11 system fields and 16 custom ones: three pages of at most 10.
+    expect(starts('/10001')).toEqual([
+      { startAt: '0', maxResults: '100' },
+      { startAt: '10', maxResults: '100' },
+      { startAt: '20', maxResults: '100' },
+    ]);
+    const properties = (await rig.tool('create_issue')).inputSchema.properties as Props;
+    // The first custom field (page one) and the last (page three) are both there.
+    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(properties.cf_u4f18_u5148_u7ea7?.enum).toEqual(['高', '低']);
+    expect(Object.keys(properties).filter((name) => name.startsWith('cf_'))).toHaveLength(16);
+  });
+
+  it('reads issue types that span several pages', async () => {
+    rig = await startJiraRig({ metadata: { maxPage: 2 } });
+    expect(
+      rig.sent('GET', '/rest/api/3/issue/createmeta/PROJ/issuetypes').map((r) => r.query.startAt),
+    ).toEqual(['0', '2']);
+    // The third issue type (Sub-task, page two) had its fields read too.
+    expect(rig.sent('GET', '/rest/api/3/issue/createmeta/PROJ/issuetypes/10003')).not.toHaveLength(0);
+    const properties = (await rig.tool('get_issues')).inputSchema.properties as Props;
+    expect((properties.type as { enum?: unknown[] }).enum).toEqual(['Task', 'Bug', 'Sub-task']);
+  });
+
   it('serves generic schemas that say why while loading fails, then the enriched ones once it succeeds', async () => {
     rig = await startJiraRig({ metadata: false, metadataTtlMs: 100 });
     await vi.waitFor(

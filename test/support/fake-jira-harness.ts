@@ -9,7 +9,7 @@ import type { ClientClock } from '../../src/plugins/jira/client.js';
 import { jiraSettings } from '../../src/plugins/jira/options.js';
 import { createJiraProvider } from '../../src/plugins/jira/provider.js';
 import { type FakeJira, type Flavor, apiOf, startFakeJira } from './fake-jira.js';
-import { PROJ, type ProjectFixture, routeMetadata } from './fake-jira-metadata.js';
+import { type MetadataRouteOptions, PROJ, type ProjectFixture, routeMetadata } from './fake-jira-metadata.js';
 import { type Connected, connect, createMemoryLogger } from './in-memory.js';
 
 export const TOKEN = 'ATATT3xFfGF0-Sup3rSecret-jira-token';
@@ -21,8 +21,8 @@ export interface JiraRigOptions {
   flavor?: Flavor;
   /** The projects configured and served; default [PROJ]. */
   projects?: ProjectFixture[];
-  /** false: no metadata routes (every metadata request gets Jira's 404); a promise holds the answers back. */
-  metadata?: false | { gate?: Promise<void>; legacy?: boolean };
+  /** false: no metadata routes (every metadata request gets Jira's 404); else how the metadata routes answer. */
+  metadata?: false | MetadataRouteOptions;
   /** Plugin options besides base_url, flavor, projects and the env names (retries default to 0 here). */
   options?: Record<string, unknown>;
   /** Don't wait for the metadata to be in the schemas. */
@@ -95,7 +95,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
   process.env[TOKEN_ENV] = TOKEN;
   process.env[EMAIL_ENV] = EMAIL;
   fake.expectAuth('authorization', authHeader(flavor));
-  if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata?.gate, rig.metadata?.legacy);
+  if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata);
   rig.routes?.(fake);
   const logs: Record<string, unknown>[] = [];
   const connected = await connect({

@@ -192,17 +192,41 @@ export const LINK_TYPES = [
   jira.linkType('10002', 'Duplicate', 'is duplicated by', 'duplicates'),
 ];
 
-/**
- * Serves the site's and the projects' metadata; `gate` holds the answers back until it settles. `legacy` serves
- * create metadata as Server before 8.4 does: only GET /issue/createmeta?projectKeys=…&expand=projects.issuetypes.fields.
- */
+export interface MetadataRouteOptions {
+  /** Holds the answers back until it settles. */
+  gate?: Promise<void>;
+  /** Serve create metadata as Server before 8.4 does: only GET /issue/createmeta?projectKeys=…&expand=…. */
+  legacy?: boolean;
+  /** Cloud's name for the fields of a createmeta page: `fields`, or `results` as jira.js's v3 model also has it. */
+  fieldsKey?: 'fields' | 'results';
+  /** The largest page the site serves, whatever maxResults asks for (Jira caps it server-side); default 50. */
+  maxPage?: number;
+}
+
+/** One page of a createmeta list as Jira pages it: from startAt, at most maxResults (default 50, capped). */
+function createMetaPage(
+  flavor: Flavor,
+  all: unknown[],
+  query: Record<string, string>,
+  cloudKey: string,
+  maxPage: number,
+) {
+  const startAt = Number(query.startAt ?? 0);
+  const maxResults = Math.min(Number(query.maxResults ?? 50), maxPage);
+  const values = all.slice(startAt, startAt + maxResults);
+  return flavor === 'cloud'
+    ? { maxResults, startAt, total: all.length, [cloudKey]: values }
+    : { maxResults, startAt, total: all.length, isLast: startAt + values.length >= all.length, values };
+}
+
+/** Serves the site's and the projects' metadata. */
 export function routeMetadata(
   fake: FakeJira,
   flavor: Flavor,
   projects: ProjectFixture[],
-  gate?: Promise<void>,
-  legacy = false,
+  options: MetadataRouteOptions = {},
 ): void {
+  const { gate, legacy = false, fieldsKey = 'fields', maxPage = 50 } = options;
   const api = apiOf(flavor);
   const held =
     <T>(body: T) =>
@@ -257,45 +281,56 @@ export function routeMetadata(
       ),
     );
     if (legacy) continue;
-    fake.route(
-      'GET',
-      `${api}/issue/createmeta/${project.key}/issuetypes`,
-      held(jira.issueTypePage(flavor, project.types)),
-    );
+    fake.route('GET', `${api}/issue/createmeta/${project.key}/issuetypes`, async (request) => {
+      await gate;
+      return {
+        status: 200,
+        body: createMetaPage(flavor, project.types, request.query, 'issueTypes', maxPage),
+      };
+    });
     for (const [typeId, fields] of Object.entries(project.fields)) {
-      fake.route(
-        'GET',
-        `${api}/issue/createmeta/${project.key}/issuetypes/${typeId}`,
-        held(jira.fieldPage(flavor, fields)),
-      );
+      fake.route('GET', `${api}/issue/createmeta/${project.key}/issuetypes/${typeId}`, async (request) => {
+        await gate;
+        return { status: 200, body: createMetaPage(flavor, fields, request.query, fieldsKey, maxPage) };
+      });
     }
   }
 }
 
-/** Server before 8.4: one request for every project's issue types with their fields keyed by field id. */
+/**
+ * Server before 8.4: one request for every project's issue types, with their fields keyed by field id only when
+ * `expand` asks for projects.issuetypes.fields (as Jira does; without it the issue types come bare).
+ */
 function routeLegacyCreateMeta(fake: FakeJira, api: string, projects: ProjectFixture[]): void {
-  fake.route('GET', `${api}/issue/createmeta`, (request) => ({
-    status: 200,
-    body: {
-      expand: 'projects',
-      projects: projects
-        .filter((p) => request.query.projectKeys?.split(',').includes(p.key))
-        .map((p) => ({
-          self: '',
-          id: '10000',
-          key: p.key,
-          name: p.key,
-          issuetypes: p.types.map((type) => ({
-            ...type,
-            expand: 'fields',
-            fields: Object.fromEntries(
-              (p.fields[type.id] ?? []).map((f) => {
-                const { fieldId, ...rest } = f as { fieldId: string };
-                return [fieldId, rest];
-              }),
-            ),
+  fake.route('GET', `${api}/issue/createmeta`, (request) => {
+    const withFields = (request.query.expand ?? '').split(',').includes('projects.issuetypes.fields');
+    return {
+      status: 200,
+      body: {
+        expand: 'projects',
+        projects: projects
+          .filter((p) => request.query.projectKeys?.split(',').includes(p.key))
+          .map((p) => ({
+            self: '',
+            id: '10000',
+            key: p.key,
+            name: p.key,
+            issuetypes: p.types.map((type) => ({
+              ...type,
+              ...(withFields
+                ? {
+                    expand: 'fields',
+                    fields: Object.fromEntries(
+                      (p.fields[type.id] ?? []).map((f) => {
+                        const { fieldId, ...rest } = f as { fieldId: string };
+                        return [fieldId, rest];
+                      }),
+                    ),
+                  }
+                : {}),
+            })),
           })),
-        })),
-    },
-  }));
+      },
+    };
+  });
 }

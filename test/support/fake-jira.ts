@@ -73,15 +73,14 @@ const issueType = (id: string, name: string, subtask = false) => ({
   hierarchyLevel: subtask ? -1 : 0,
 });
 
-/** createmeta's page of issue types: Cloud lists `issueTypes`, Server 8.4+ `values` with isLast. */ const priority =
-  (id: string, name: string) => ({
-    self: `${SITE}/rest/api/3/priority/${id}`,
-    statusColor: '#ff0000',
-    description: name,
-    iconUrl: `${SITE}/images/icons/priorities/${name.toLowerCase()}.svg`,
-    name,
-    id,
-  });
+const priority = (id: string, name: string) => ({
+  self: `${SITE}/rest/api/3/priority/${id}`,
+  statusColor: '#ff0000',
+  description: name,
+  iconUrl: `${SITE}/images/icons/priorities/${name.toLowerCase()}.svg`,
+  name,
+  id,
+});
 
 const linkType = (id: string, name: string, inward: string, outward: string) => ({
   id,
@@ -91,7 +90,8 @@ const linkType = (id: string, name: string, inward: string, outward: string) => 
   self: `${SITE}/rest/api/3/issueLinkType/${id}`,
 });
 
-/** GET /field: every field of the site. */ const adf = (text: string) => ({
+/** A one-paragraph ADF document, as Cloud sends descriptions and comments. */
+const adf = (text: string) => ({
   type: 'doc',
   version: 1,
   content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
@@ -102,14 +102,6 @@ export const jira = {
   user,
   status,
   issueType,
-  issueTypePage: (flavor: Flavor, types: unknown[]) =>
-    flavor === 'cloud'
-      ? { maxResults: 100, startAt: 0, total: types.length, issueTypes: types }
-      : { maxResults: 100, startAt: 0, total: types.length, isLast: true, values: types },
-  fieldPage: (flavor: Flavor, fields: unknown[]) =>
-    flavor === 'cloud'
-      ? { maxResults: 100, startAt: 0, total: fields.length, fields }
-      : { maxResults: 100, startAt: 0, total: fields.length, isLast: true, values: fields },
   /** One createmeta field: `allowedValues` as Jira lists them (options with `value`, versions with `name`). */
   createField: (
     fieldId: string,

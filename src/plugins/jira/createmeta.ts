@@ -25,10 +25,15 @@ export interface IssueTypeFields {
   fields: CreateMetaField[];
 }
 
-/** Pages of createmeta: Cloud lists under `issueTypes` / `fields`, Server 8.4+ under `values`. */
+/**
+ * Pages of createmeta: Cloud lists issue types under `issueTypes` (jira.js's v3 model also names
+ * `createMetaIssueType`) and fields under `fields` (the model also names `results`); Server 8.4+ under `values`.
+ */
 interface CreateMetaPage {
   issueTypes?: unknown[];
+  createMetaIssueType?: unknown[];
   fields?: unknown[];
+  results?: unknown[];
   values?: unknown[];
   total?: number;
   isLast?: boolean;
@@ -49,7 +54,15 @@ async function allValues<T>(fetchPage: (startAt: number) => Promise<CreateMetaPa
   const items: T[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const answer = await fetchPage(items.length);
-    const values = (answer.issueTypes ?? answer.fields ?? answer.values ?? []) as T[];
+    // The first list the page has items in: a site that fills both names of a list fills them alike.
+    const lists = [
+      answer.issueTypes,
+      answer.createMetaIssueType,
+      answer.fields,
+      answer.results,
+      answer.values,
+    ];
+    const values = (lists.find((list) => Array.isArray(list) && list.length > 0) ?? []) as T[];
     items.push(...values);
     const total = answer.total ?? Number.POSITIVE_INFINITY;
     if (answer.isLast === true || values.length === 0 || items.length >= total) break;
