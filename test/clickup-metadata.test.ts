@@ -7,6 +7,7 @@ import {
   FIELDS,
   LIST_ID,
   MEMBERS,
+  OTHER_LIST_ID,
   TEAM_ID,
   dropDownOption,
   field,
@@ -188,6 +189,58 @@ describe('clickup metadata', () => {
       expect(rig?.fake.abandoned.map((r) => r.path)).toContain(`/api/v2/list/${LIST_ID}/field`),
     );
     release();
+  });
+
+  it('keeps the lists that loaded when one fails, says which, and keeps that one generic', async () => {
+    rig = await startClickUpRig({
+      lists: [
+        { id: LIST_ID, name: 'Backlog', fields: [FIELDS.severity] },
+        { id: OTHER_LIST_ID, name: 'Ops' },
+      ],
+    });
+    const r = rig;
+    r.fake.route('GET', `/list/${OTHER_LIST_ID}/field`, {
+      status: 500,
+      body: { err: 'Internal error', ECODE: 'APP_500' },
+    });
+    await vi.waitFor(async () => expect((await severity(r))?.enum).toBeDefined(), {
+      timeout: 5000,
+      interval: 10,
+    });
+    const { tools } = await r.client.listTools();
+    const create = tools.find((t) => t.name === 'clickup__create_issue');
+    expect(create?.description).toMatch(
+      new RegExp(`ClickUp list ${OTHER_LIST_ID} \\(.*500.*\\) could not be loaded: statuses are not listed`),
+    );
+    const properties = create?.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(properties.list?.enum).toEqual(['Backlog', LIST_ID, OTHER_LIST_ID]);
+    // Ops' statuses are unknown: an enum of Backlog's would refuse them.
+    expect(properties.status).not.toHaveProperty('enum');
+    const refused = await r.call('create_issue', { title: 'x', list: OTHER_LIST_ID, cf_severity: 'High' });
+    expect(text(refused)).toContain(
+      `cf_severity: the custom fields of list ${OTHER_LIST_ID} could not be loaded`,
+    );
+    expect(r.fake.sent('POST', `/list/${OTHER_LIST_ID}/task`)).toHaveLength(0);
+  });
+
+  it("loads the lists one after another, never two lists' reads at once", async () => {
+    // A slow server: each fields read takes 50 ms, and the peak of those in flight together is counted.
+    let inFlight = 0;
+    let peak = 0;
+    const slowFields = {
+      then(resolve: () => void) {
+        peak = Math.max(peak, ++inFlight);
+        setTimeout(() => {
+          inFlight--;
+          resolve();
+        }, 50);
+      },
+    } as unknown as Promise<void>;
+    const ids = [LIST_ID, OTHER_LIST_ID, '901235001', '901235002'];
+    rig = await startClickUpRig({ lists: ids.map((id, i) => ({ id, name: `List ${i}` })), gate: slowFields });
+    await rig.metadataLoaded();
+    expect(peak).toBe(1);
+    expect(rig.fake.requests.filter((r) => r.path.endsWith('/field'))).toHaveLength(4);
   });
 
   it('get_users lists the whole workspace when team_id is set', async () => {

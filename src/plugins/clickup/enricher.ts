@@ -5,7 +5,7 @@ import { PluginError } from '../../host/index.js';
 import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
 import { type FieldParam, type FieldWrite, fieldParams, paramSchema, toFieldWrite } from './field-params.js';
 import { canonicalizeTaskKey } from './keys.js';
-import { type MetadataStore, findList } from './metadata.js';
+import { type MetadataStore, failedList, findList } from './metadata.js';
 import type { ClickUpSettings } from './options.js';
 import { PRIORITIES } from './task-fields.js';
 import { LINK_TYPES } from './tasks-write.js';
@@ -64,12 +64,24 @@ export function createClickUpEnricher(
       );
       return;
     }
+    const failed = data.failedLists ?? [];
     if (several && schema.param('list')) {
-      schema.setEnum('list', [...data.lists.map((list) => list.name), ...data.lists.map((list) => list.id)]);
+      schema.setEnum('list', [
+        ...data.lists.map((list) => list.name),
+        ...data.lists.map((list) => list.id),
+        ...failed.map((list) => list.id),
+      ]);
     }
+    if (failed.length) {
+      const which = failed.map((list) => `${list.id} (${list.reason})`).join('; ');
+      schema.setDescription(
+        `${descriptions.get(tool) ?? ''} The metadata of ClickUp list${failed.length > 1 ? 's' : ''} ${which} could not be loaded: statuses are not listed, and custom fields cannot be set there.`.trim(),
+      );
+    }
+    // A failed list's statuses are unknown: an enum of the others' would refuse its own, so none is set.
     const statuses = [...new Set(data.lists.flatMap((list) => list.statuses.map((status) => status.status)))];
-    if (statuses.length && schema.param('status')) schema.setEnum('status', statuses);
-    if (statuses.length && schema.param('statuses')) schema.setEnum('statuses', statuses);
+    if (!failed.length && statuses.length && schema.param('status')) schema.setEnum('status', statuses);
+    if (!failed.length && statuses.length && schema.param('statuses')) schema.setEnum('statuses', statuses);
     if (!WRITES.has(tool)) return;
     for (const entry of fieldParams(data)) {
       const definition = paramSchema(entry.field) ?? {};
@@ -99,6 +111,12 @@ export function createClickUpEnricher(
       const given = args[entry.param];
       delete args[entry.param];
       if (tool === 'create_issue' && listId !== undefined && !entry.listIds.includes(listId)) {
+        const unloaded = failedList(data, listId);
+        if (unloaded)
+          throw new PluginError(
+            'invalid_input',
+            `${entry.param}: the custom fields of list ${listId} could not be loaded (${unloaded.reason}), so none can be set there`,
+          );
         throw notInList(entry, findList(data, listId)?.name ?? listId);
       }
       const members =

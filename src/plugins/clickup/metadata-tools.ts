@@ -119,9 +119,10 @@ export function createMetadataTools(deps: ToolDeps) {
     const offset = int(args.offset, 0);
     const limit = int(args.limit, DEFAULT_LIMIT);
     const data = deps.metadata.current();
-    const workspace = data
-      ? data.workspaceMembers
-      : await readWorkspaceMembers(client, deps.settings.teamId, boundsOf(ctx));
+    const workspace =
+      data && data.workspaceFailure === undefined
+        ? data.workspaceMembers
+        : await readWorkspaceMembers(client, deps.settings.teamId, boundsOf(ctx));
     const perListMembers = await perList(
       ctx,
       deps.settings.listIds,

@@ -1,8 +1,10 @@
 // Each configured list's statuses, custom fields and members, loaded in the background and kept fresh: the
-// enums and typed parameters of the schemas. Until a first load succeeds the tools stay generic.
+// enums and typed parameters of the schemas. Until a first load succeeds the tools stay generic; a list that
+// fails to load stays generic on its own while the others are served.
 import type { Logger } from '../../host/index.js';
-import type { ClickUpFieldJson, ClickUpListJson, ClickUpStatusJson, ClickUpUserJson } from './api-types.js';
-import { type ClickUpClient, segment } from './client.js';
+import type { ClickUpFieldJson, ClickUpStatusJson, ClickUpUserJson } from './api-types.js';
+import type { ClickUpClient } from './client.js';
+import { readFields, readList, readMembers, readWorkspaceMembers } from './list-reads.js';
 import type { ClickUpSettings } from './options.js';
 import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
 
@@ -14,23 +16,36 @@ export interface ListMetadata {
   members: ClickUpUserJson[];
 }
 
+/** A configured list whose metadata did not load, and why (ClickUp's answer, without the token). */
+export interface FailedList {
+  id: string;
+  reason: string;
+}
+
 export interface WorkspaceMetadata {
-  /** In the configured order. */
+  /** The lists that loaded, in the configured order. */
   lists: ListMetadata[];
+  /** The lists that did not; their schemas stay generic and say so. Absent when none failed. */
+  failedLists?: FailedList[];
   /** Everyone in the workspace (GET /team), when team_id is configured; else empty. */
   workspaceMembers: ClickUpUserJson[];
+  /** Why GET /team failed, when it did (workspaceMembers is then empty, not the workspace). */
+  workspaceFailure?: string;
 }
 
 export type MetadataStore = RefreshingMetadata<WorkspaceMetadata>;
 
-/** What the schemas show: members appear in none, so a new colleague does not rebuild the tool list. */
+/**
+ * What the schemas show: members appear in none, so a new colleague does not rebuild the tool list; a failed
+ * list counts by id only, so a reason that changes on each try (a rate limit's reset) sends no list_changed.
+ */
 const fingerprint = (data: WorkspaceMetadata) =>
-  JSON.stringify(data.lists.map(({ members: _members, ...shown }) => shown));
+  JSON.stringify({
+    lists: data.lists.map(({ members: _members, ...shown }) => shown),
+    failed: (data.failedLists ?? []).map((failed) => failed.id),
+  });
 
-/** GET /team answers every workspace the token may see, each with `members: [{ user }]`. */
-interface TeamsJson {
-  teams?: { id: string; members?: { user?: ClickUpUserJson }[] }[];
-}
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createMetadataStore(
   client: ClickUpClient,
@@ -38,36 +53,13 @@ export function createMetadataStore(
   logger: Logger,
 ): MetadataStore {
   const loadList = async (id: string, bounds: { signal: AbortSignal }): Promise<ListMetadata> => {
-    const path = `/list/${segment(id)}`;
+    // One list's three reads together: at most three requests in flight against the token's 100 a minute.
     const [list, fields, members] = await Promise.all([
-      client.send<ClickUpListJson>({ method: 'GET', path, target: `list ${id}` }, bounds),
-      client.send<{ fields?: ClickUpFieldJson[] }>(
-        { method: 'GET', path: `${path}/field`, target: `custom fields of list ${id}` },
-        bounds,
-      ),
-      client.send<{ members?: ClickUpUserJson[] }>(
-        { method: 'GET', path: `${path}/member`, target: `members of list ${id}` },
-        bounds,
-      ),
+      readList(client, id, bounds),
+      readFields(client, id, bounds),
+      readMembers(client, id, bounds),
     ]);
-    return {
-      id,
-      name: list.name,
-      statuses: [...(list.statuses ?? [])].sort((a, b) => (a.orderindex ?? 0) - (b.orderindex ?? 0)),
-      // Values belong to tasks, not to the definitions: keep them out of the fingerprint.
-      fields: (fields.fields ?? []).map(({ value: _value, ...field }) => field),
-      members: members.members ?? [],
-    };
-  };
-
-  const loadWorkspaceMembers = async (bounds: { signal: AbortSignal }): Promise<ClickUpUserJson[]> => {
-    if (settings.teamId === undefined) return [];
-    const answer = await client.send<TeamsJson>(
-      { method: 'GET', path: '/team', target: 'the workspaces' },
-      bounds,
-    );
-    const team = answer.teams?.find((candidate) => String(candidate.id) === settings.teamId);
-    return (team?.members ?? []).flatMap((member) => (member.user ? [member.user] : []));
+    return { ...list, fields, members };
   };
 
   return createRefreshingMetadata(
@@ -76,11 +68,42 @@ export function createMetadataStore(
       ttlMs: settings.metadataTtlMs,
       fingerprint,
       async load(signal) {
-        const [lists, workspaceMembers] = await Promise.all([
-          Promise.all(settings.listIds.map((id) => loadList(id, { signal }))),
-          loadWorkspaceMembers({ signal }),
-        ]);
-        return { lists, workspaceMembers };
+        const lists: ListMetadata[] = [];
+        const failedLists: FailedList[] = [];
+        // Lists one after another, not all 3N+1 requests at once: a burst would spend the rate limit the
+        // agent's own calls need, and a 429 on one list would fail the others with it.
+        for (const id of settings.listIds) {
+          try {
+            lists.push(await loadList(id, { signal }));
+          } catch (error) {
+            // Stopping, or the load's own deadline, ends the whole load; a list ClickUp refused ends only itself.
+            if (signal.aborted) throw error;
+            failedLists.push({ id, reason: reasonOf(error) });
+          }
+        }
+        if (lists.length === 0) throw new Error(failedLists.map((failed) => failed.reason).join('; '));
+        if (failedLists.length) {
+          logger.warn(
+            { failedLists },
+            `cannot load ClickUp list${failedLists.length > 1 ? 's' : ''} ${failedLists.map((f) => f.id).join(', ')}; their schemas stay generic`,
+          );
+        }
+        let workspaceMembers: ClickUpUserJson[] = [];
+        let workspaceFailure: string | undefined;
+        try {
+          workspaceMembers = await readWorkspaceMembers(client, settings.teamId, { signal });
+        } catch (error) {
+          if (signal.aborted) throw error;
+          // get_users then reads the workspace itself; the lists' members still serve assignees.
+          workspaceFailure = reasonOf(error);
+          logger.warn({ err: workspaceFailure }, 'cannot load the ClickUp workspace members');
+        }
+        return {
+          lists,
+          ...(failedLists.length ? { failedLists } : {}),
+          workspaceMembers,
+          ...(workspaceFailure === undefined ? {} : { workspaceFailure }),
+        };
       },
     },
     logger,
@@ -93,3 +116,7 @@ export function findList(data: WorkspaceMetadata | undefined, nameOrId: string):
     data?.lists.find((list) => list.id === nameOrId) ?? data?.lists.find((list) => list.name === nameOrId)
   );
 }
+
+/** Why a configured list's metadata is missing from a load that otherwise succeeded; undefined if it loaded. */
+export const failedList = (data: WorkspaceMetadata | undefined, id: string): FailedList | undefined =>
+  data?.failedLists?.find((failed) => failed.id === id);
