@@ -1,7 +1,6 @@
 // cf_ parameters on their way to Jira: each kind in the API's exact format (Cloud and Server), bad values refused with
 // what is allowed, and with several projects each value checked against the chosen project's field.
 import { afterEach, describe, expect, it } from 'vitest';
-import { markdownToAdf } from '../src/plugins/jira/adf.js';
 import { type Flavor, jira } from './support/fake-jira.js';
 import { OPS, PROJ } from './support/fake-jira-metadata.js';
 import { type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
@@ -93,7 +92,24 @@ describe('create_issue on Jira Cloud', () => {
       project: { key: 'PROJ' },
       issuetype: { name: 'Bug' },
       summary: 'Crash on save',
-      description: markdownToAdf('Steps:\n\n1. open'),
+      // ADF as Atlassian's document format spec writes it: a paragraph, then an ordered list of one item.
+      description: {
+        type: 'doc',
+        version: 1,
+        content: [
+          { type: 'paragraph', content: [{ type: 'text', text: 'Steps:' }] },
+          {
+            type: 'orderedList',
+            attrs: { order: 1 },
+            content: [
+              {
+                type: 'listItem',
+                content: [{ type: 'paragraph', content: [{ type: 'text', text: 'open' }] }],
+              },
+            ],
+          },
+        ],
+      },
       priority: { name: 'Highest' },
       components: [{ name: 'Backend' }],
       labels: ['crash'],
@@ -110,7 +126,19 @@ describe('create_issue on Jira Cloud', () => {
       customfield_10105: '2024-05-01',
       customfield_10106: '2024-05-01T12:00:00.000+0000',
       customfield_10107: ['alpha', 'beta'],
-      customfield_10108: markdownToAdf('**Bold** note'),
+      customfield_10108: {
+        type: 'doc',
+        version: 1,
+        content: [
+          {
+            type: 'paragraph',
+            content: [
+              { type: 'text', text: 'Bold', marks: [{ type: 'strong' }] },
+              { type: 'text', text: ' note' },
+            ],
+          },
+        ],
+      },
       customfield_10109: 'short',
       customfield_10110: 'https://docs.example.com/x',
       customfield_10111: { id: '21', child: { id: '23' } },
@@ -230,6 +258,62 @@ describe('create_issue on Server / Data Center, every kind', () => {
       customfield_10114: { id: '41' },
       customfield_10115: { id: '52' },
     });
+  });
+});
+
+describe('update_issue with custom fields', () => {
+  it('sends cf_ values of several kinds in the API format, and a cf_ null to clear', async () => {
+    rig = await rigWithCreate('cloud');
+    rig.fake.route('PUT', `${rig.api}/issue/PROJ-7`, { status: 204 });
+    const result = await rig.call('update_issue', {
+      key: 'PROJ-7',
+      cf_severity: 'critical',
+      cf_platforms: ['android'],
+      cf_reviewer: '5b10ac8d82e05b22cc7d4ef5',
+      cf_budget: '7',
+      cf_go_live: '2024-05-01T12:00:00+02:00',
+      cf_notes: 'a *b*',
+      cf_region: 'Asia',
+      cf_affected_builds: ['1.0', '2.0'],
+      cf_launch_date: null,
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(rig.sent('PUT', `${rig.api}/issue/PROJ-7`).map((r) => r.body)).toEqual([
+      {
+        fields: {
+          customfield_10100: { id: '1' },
+          customfield_10101: [{ id: '12' }],
+          customfield_10102: { accountId: '5b10ac8d82e05b22cc7d4ef5' },
+          customfield_10104: 7,
+          customfield_10106: '2024-05-01T10:00:00.000+0000',
+          customfield_10108: {
+            type: 'doc',
+            version: 1,
+            content: [
+              {
+                type: 'paragraph',
+                content: [
+                  { type: 'text', text: 'a ' },
+                  { type: 'text', text: 'b', marks: [{ type: 'em' }] },
+                ],
+              },
+            ],
+          },
+          customfield_10111: { id: '24' },
+          customfield_10113: [{ id: '31' }, { id: '32' }],
+          customfield_10105: null,
+        },
+      },
+    ]);
+    // No status change: no transitions asked for.
+    expect(rig.sent('GET', `${rig.api}/issue/PROJ-7/transitions`)).toHaveLength(0);
+  });
+
+  it('refuses a bad cf_ value on update before anything is sent', async () => {
+    rig = await rigWithCreate('server');
+    const result = await rig.call('update_issue', { key: 'PROJ-7', cf_platforms: ['Symbian'] });
+    expect(text(result)).toContain('cf_platforms: "Symbian" is not one of iOS, Android, Web');
+    expect(rig.sent('PUT', `${rig.api}/issue/PROJ-7`)).toHaveLength(0);
   });
 });
 

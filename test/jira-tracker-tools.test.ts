@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { jira } from './support/fake-jira.js';
 import { OPS, PROJ } from './support/fake-jira-metadata.js';
-import { type JiraRig, startJiraRig, structured, text } from './support/fake-jira-harness.js';
+import { type JiraRig, authHeader, startJiraRig, structured, text } from './support/fake-jira-harness.js';
 
 let rig: JiraRig | undefined;
 afterEach(async () => {
@@ -14,7 +14,13 @@ afterEach(async () => {
 describe('get_available_statuses', () => {
   it("lists each project's statuses with their category and issue types", async () => {
     rig = await startJiraRig({ projects: [PROJ, OPS] });
+    // Each project's statuses were read once, with the metadata, and the tool answers from them.
+    const statusReads = () =>
+      ['PROJ', 'OPS'].map((key) => rig?.sent('GET', `/rest/api/3/project/${key}/statuses`) ?? []);
+    expect(statusReads().map((sent) => sent.map((r) => r.query))).toEqual([[{}], [{}]]);
+    const before = rig.fake.requests.length;
     const data = structured(await rig.call('get_available_statuses')) as { items: unknown[] };
+    expect(rig.fake.requests.length).toBe(before);
     expect(data.items).toEqual([
       { name: 'To Do', category: 'new', scope: 'PROJ: Task, Bug, Sub-task' },
       { name: 'In Progress', category: 'indeterminate', scope: 'PROJ: Task, Bug, Sub-task' },
@@ -34,6 +40,9 @@ describe('get_available_statuses', () => {
       items: unknown[];
     };
     expect(data.items).toEqual([{ name: 'Done', category: 'done', transition: 'Close' }]);
+    const sent = rig.sent('GET', '/rest/api/3/issue/PROJ-7/transitions');
+    expect(sent.map((r) => r.query)).toEqual([{}]);
+    expect(sent[0]?.headers.authorization).toBe(authHeader('cloud'));
   });
 });
 
@@ -79,8 +88,11 @@ describe('without project metadata', () => {
         }),
       ],
     });
+    const reads = rig.sent('GET', '/rest/api/3/project/PROJ/statuses').length;
     const statuses = structured(await rig.call('get_available_statuses')) as { items: unknown[] };
     expect(statuses.items).toEqual([{ name: 'To Do', category: 'new', scope: 'PROJ: Task' }]);
+    // Without metadata the call itself reads them.
+    expect(rig.sent('GET', '/rest/api/3/project/PROJ/statuses')).toHaveLength(reads + 1);
     const fields = structured(await rig.call('get_custom_fields')) as { items: unknown[] };
     expect(fields.items).toEqual([
       { id: 'customfield_10100', name: 'Severity', type: 'option' },
