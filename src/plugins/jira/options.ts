@@ -28,11 +28,14 @@ export const JiraOptionsSchema = z
         }),
       )
       .min(1),
-    /** The agile board of get_board_sprints and of sprint names; default: the first board of the first project. */
+    /** The agile board of get_board_sprints and of sprint names; default: the first board of the first configured project. */
     board: z.number().int().positive().optional(),
     /** Seconds between reloads of the projects' issue types, priorities, components, statuses and fields. Default 600. */
     metadata_ttl_s: z.number().int().min(10).max(86_400).default(600),
-    /** Retries of a read that failed with a 5xx or a lost connection, and of a rate-limited request (429). Default 2. */
+    /**
+     * Retries of a GET, PUT or DELETE that failed with a 5xx or a lost connection (a POST is never repeated), and of
+     * any request refused with 429 whose wait (Retry-After, else backoff) is at most 10 s and fits the call. Default 2.
+     */
     retries: z.number().int().min(0).max(5).default(2),
   })
   .refine((options) => (options.flavor ?? flavorOf(options.base_url)) !== 'cloud' || options.email_env, {
