@@ -19,8 +19,16 @@ beforeEach(async () => {
   }));
   rig.fake.route('PUT', '/task/:id', (_r, p) => ({ status: 200, body: task(p.id ?? '') }));
   rig.fake.route('POST', '/task/:id/field/:field', { status: 200, body: {} });
+  rig.fake.route('GET', '/user', {
+    status: 200,
+    body: { user: { ...MEMBERS[0], timezone: 'America/New_York' } },
+  });
   await rig.metadataLoaded();
 });
+
+/** 4 am on `day` in New York (UTC-5 in winter, UTC-4 in summer): ClickUp's instant for a date without a time. */
+const fourAmNewYork = (day: string, utcOffsetH: number) =>
+  Date.parse(`${day}T04:00:00Z`) - utcOffsetH * 3_600_000;
 afterEach(async () => {
   await rig.close();
 });
@@ -65,7 +73,7 @@ describe('create_issue with custom fields', () => {
       markdown_content: '**Steps**',
       status: 'in progress',
       priority: 1,
-      due_date: Date.parse('2025-01-01T00:00:00Z'),
+      due_date: fourAmNewYork('2025-01-01', -5),
       due_date_time: false,
       assignees: [183, 184],
       tags: ['backend'],
@@ -75,7 +83,7 @@ describe('create_issue with custom fields', () => {
         { id: 'f-est', value: 8 },
         { id: 'f-budget', value: 1200.5 },
         { id: 'f-ok', value: true },
-        { id: 'f-launch', value: Date.parse('2025-03-01T00:00:00Z') },
+        { id: 'f-launch', value: fourAmNewYork('2025-03-01', -5) },
         { id: 'f-notes', value: 'Long text' },
         { id: 'f-code', value: 'AB-1' },
         { id: 'f-spec', value: 'https://example.com/spec' },
@@ -143,6 +151,42 @@ describe('create_issue with custom fields', () => {
       expect(text(result)).toContain(message);
     }
     expect(rig.fake.requests.length).toBe(before);
+  });
+});
+
+describe('dates without a time', () => {
+  it("go out as 4 am in the token user's time zone, as ClickUp keeps them, across a DST change", async () => {
+    const result = await rig.call('update_issue', {
+      key: '86a1b2c3d',
+      due_date: '2025-07-01',
+      cf_launch: '2025-03-01',
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(rig.fake.sent('PUT', '/task/86a1b2c3d')[0]?.body).toEqual({
+      due_date: Date.parse('2025-07-01T08:00:00Z'),
+      due_date_time: false,
+    });
+    expect(rig.fake.sent('POST', '/task/86a1b2c3d/field/f-launch')[0]?.body).toEqual({
+      value: Date.parse('2025-03-01T09:00:00Z'),
+      value_options: { time: false },
+    });
+    // The user's zone is read once per instance, and not at all for a date-time.
+    await rig.call('update_issue', { key: '86a1b2c3d', due_date: '2025-07-02' });
+    await rig.call('update_issue', { key: '86a1b2c3d', cf_launch: '2025-03-01T09:30:00Z' });
+    expect(rig.fake.sent('GET', '/user')).toHaveLength(1);
+  });
+
+  it('fall on noon UTC when the user has no time zone ClickUp names', async () => {
+    await rig.close();
+    rig = await startClickUpRig();
+    rig.fake.route('GET', '/user', { status: 200, body: { user: MEMBERS[0] } });
+    rig.fake.route('POST', '/list/:list/task', { status: 200, body: task('86new') });
+    await rig.metadataLoaded();
+    await rig.call('create_issue', { title: 'x', due_date: '2025-01-01' });
+    expect(rig.fake.sent('POST', `/list/${LIST_ID}/task`)[0]?.body).toMatchObject({
+      due_date: Date.parse('2025-01-01T12:00:00Z'),
+      due_date_time: false,
+    });
   });
 });
 

@@ -24,6 +24,8 @@ export interface FieldWrite {
   type: string;
   value: unknown;
   value_options?: { time: boolean };
+  /** A date field given without a time (YYYY-MM-DD): `value` is fixed to ClickUp's instant for it when sent. */
+  day?: string;
 }
 
 /** Types whose value is a set of ids, written as {add, rem} against the task's current value. */
@@ -140,7 +142,7 @@ const refuse = (param: string, given: unknown, allowed: string) =>
 
 const oneOf = (names: string[]) => `one of ${names.join(', ') || '(no options)'}`;
 
-/** "2025-03-01" → midnight UTC; a date-time → that instant (and the time shown). */
+/** "2025-03-01" → a day (its instant is fixed when sent, see dates.ts); a date-time → that instant, time shown. */
 function dateValue(param: string, given: unknown): FieldWrite {
   const text = typeof given === 'string' ? given.trim() : '';
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
@@ -150,7 +152,7 @@ function dateValue(param: string, given: unknown): FieldWrite {
       ? Date.parse(text)
       : NaN;
   if (Number.isNaN(ms)) throw refuse(param, given, 'a date (YYYY-MM-DD or an ISO 8601 date-time)');
-  return { type: 'date', value: ms, value_options: { time: !dateOnly } };
+  return { type: 'date', value: ms, value_options: { time: !dateOnly }, ...(dateOnly ? { day: text } : {}) };
 }
 
 export function userIds(param: string, given: unknown, members: readonly ClickUpUserJson[]): number[] {

@@ -1,8 +1,9 @@
 // The task fields create_issue and update_issue share, in the API's names and formats.
-import { PluginError } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../host/index.js';
 import { type Args, str, strings } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';
 import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';
+import { dateOnlyMs, isDay, userTimeZone } from './dates.js';
 import { type ToolDeps, dayMs, membersOf } from './tool-io.js';
 
 /** ClickUp's priorities, 1 (urgent) to 4 (low). */
@@ -27,10 +28,39 @@ export function fieldWrites(args: Args): [string, FieldWrite][] {
   return Object.entries(raw as Record<string, FieldWrite>);
 }
 
+/**
+ * The call's dates without a time (due_date, date fields given as YYYY-MM-DD) need the token user's time zone
+ * (see dates.ts): it is read only when there is one, and the date fields' values are fixed with it.
+ */
+export async function settleDays(
+  deps: ToolDeps,
+  args: Args,
+  ctx: RequestContext,
+): Promise<{ args: Args; timeZone: string | undefined }> {
+  const writes = fieldWrites(args);
+  if (!isDay(args.due_date) && !writes.some(([, write]) => write.day !== undefined))
+    return { args, timeZone: undefined };
+  const timeZone = await userTimeZone(deps, ctx);
+  const customFields = Object.fromEntries(
+    writes.map(([id, write]) => [
+      id,
+      write.day === undefined ? write : { ...write, value: dateOnlyMs(write.day, timeZone) },
+    ]),
+  );
+  return { args: { ...args, ...(writes.length ? { customFields } : {}) }, timeZone };
+}
+
 /** Body fields of POST /list/{id}/task and PUT /task/{id} that do not depend on the current task. */
-export function commonBody(deps: ToolDeps, args: Args, listIds?: readonly string[]): Record<string, unknown> {
+export function commonBody(
+  deps: ToolDeps,
+  args: Args,
+  listIds?: readonly string[],
+  timeZone?: string,
+): Record<string, unknown> {
   const priority = priorityNumber(args.priority);
-  const due = dayMs(args.due_date, 'due_date');
+  // Checked as YYYY-MM-DD first; then the instant ClickUp keeps for a due date without a time.
+  const due =
+    dayMs(args.due_date, 'due_date') === undefined ? undefined : dateOnlyMs(String(args.due_date), timeZone);
   return {
     ...(typeof args.title === 'string' ? { name: args.title } : {}),
     // markdown_content is what create and update read as Markdown; markdown_description only comes back.

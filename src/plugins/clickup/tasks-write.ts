@@ -7,7 +7,7 @@ import { segment } from './client.js';
 import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';
 import type { TaskKey } from './keys.js';
 import { issueFromTask, taskRelations } from './task-shape.js';
-import { commonBody, fieldWrites, idDelta, inlineOnCreate, setFieldBody } from './task-fields.js';
+import { commonBody, fieldWrites, idDelta, inlineOnCreate, setFieldBody, settleDays } from './task-fields.js';
 import { type ToolDeps, chosenListId, keyOf, listMeta, membersOf, sendFor, taskPath } from './tool-io.js';
 
 /** How link_issues relates key to target_key: a dependency either way, or a plain link. */
@@ -36,19 +36,20 @@ export function createTaskWriteTools(deps: ToolDeps) {
     }
   }
 
-  async function createIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
-    const listId = chosenListId(deps, args.list);
+  async function createIssue(given: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const listId = chosenListId(deps, given.list);
     if (listId === undefined)
       throw new PluginError(
         'invalid_input',
         `parameter "list" is required: say which list (${deps.settings.listIds.join(', ')})`,
       );
+    const { args, timeZone } = await settleDays(deps, given, ctx);
     const send = sendFor(deps, ctx);
     const writes = fieldWrites(args);
     // The rest (id sets, dates with their time) go through Set Custom Field Value after the task exists.
     const inline = writes.filter(([, write]) => inlineOnCreate(write));
     const body = {
-      ...commonBody(deps, args, [listId]),
+      ...commonBody(deps, args, [listId], timeZone),
       ...(strings(args.labels) ? { tags: strings(args.labels) } : {}),
       ...(inline.length ? { custom_fields: inline.map(([id, write]) => ({ id, value: write.value })) } : {}),
     };
@@ -86,8 +87,9 @@ export function createTaskWriteTools(deps: ToolDeps) {
     return status.status;
   }
 
-  async function updateIssue(args: Args, ctx: RequestContext): Promise<CallToolResult> {
-    const key = keyOf(deps, args.key);
+  async function updateIssue(given: Args, ctx: RequestContext): Promise<CallToolResult> {
+    const key = keyOf(deps, given.key);
+    const { args, timeZone } = await settleDays(deps, given, ctx);
     const send = sendFor(deps, ctx);
     const { path, query } = taskPath(deps, key);
     const labels = strings(args.labels);
@@ -99,7 +101,7 @@ export function createTaskWriteTools(deps: ToolDeps) {
     let current = needsCurrent
       ? await send<ClickUpTaskJson>({ method: 'GET', path, query, target: `task ${key.id}` })
       : undefined;
-    const { assignees: _ignored, ...body } = commonBody(deps, args);
+    const { assignees: _ignored, ...body } = commonBody(deps, args, undefined, timeZone);
     const assignees = strings(args.assignees);
     if (assignees && current) {
       const wanted = userIds(
