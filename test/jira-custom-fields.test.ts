@@ -45,6 +45,9 @@ async function rigWithCreate(flavor: Flavor, projects = [PROJ]): Promise<JiraRig
   return r;
 }
 
+/** An epic as Cloud gives its issue type: hierarchy level 1. */
+const EPIC_CLOUD = { ...jira.issueType('10000', 'Epic'), hierarchyLevel: 1 };
+
 const sentFields = (r: JiraRig) =>
   (r.sent('POST', `${r.api}/issue`).at(-1)?.body as { fields: Record<string, unknown> }).fields;
 
@@ -191,11 +194,81 @@ describe('create_issue on Jira Cloud', () => {
     expect(byId.isError, text(byId)).toBeFalsy();
   });
 
-  it('creates a sub-task under a parent, with the sub-task type by default', async () => {
+  it('creates a sub-task under a standard parent, with the sub-task type by default', async () => {
     rig = await rigWithCreate('cloud');
     const result = await rig.call('create_issue', { title: 'Part', parent: 'proj-3' });
     expect(result.isError, text(result)).toBeFalsy();
-    expect(sentFields(rig)).toMatchObject({ issuetype: { name: 'Sub-task' }, parent: { key: 'PROJ-3' } });
+    // The parent's type is read first: a Task, so the new issue is a sub-task.
+    expect(rig.sent('GET', `${rig.api}/issue/PROJ-3`).map((r) => r.query)).toEqual([{ fields: 'issuetype' }]);
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'PROJ' },
+      issuetype: { name: 'Sub-task' },
+      summary: 'Part',
+      parent: { key: 'PROJ-3' },
+    });
+  });
+
+  it('creates a standard issue under an epic parent: the default type, or the one named', async () => {
+    rig = await rigWithCreate('cloud');
+    rig.fake.route('GET', `${rig.api}/issue/PROJ-1`, {
+      status: 200,
+      body: jira.issue('cloud', 'PROJ-1', { issuetype: EPIC_CLOUD }),
+    });
+    const plain = await rig.call('create_issue', { title: 'Child', parent: 'PROJ-1' });
+    expect(plain.isError, text(plain)).toBeFalsy();
+    expect(rig.sent('GET', `${rig.api}/issue/PROJ-1`)[0]?.query).toEqual({ fields: 'issuetype' });
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'PROJ' },
+      issuetype: { name: 'Task' },
+      summary: 'Child',
+      parent: { key: 'PROJ-1' },
+    });
+    const bug = await rig.call('create_issue', {
+      title: 'Child bug',
+      parent: 'PROJ-1',
+      type: 'bug',
+      cf_severity: 'Low',
+    });
+    expect(bug.isError, text(bug)).toBeFalsy();
+    expect(sentFields(rig)).toMatchObject({ issuetype: { name: 'Bug' }, parent: { key: 'PROJ-1' } });
+  });
+
+  it('refuses a sub-task type under an epic, before creating anything', async () => {
+    rig = await rigWithCreate('cloud');
+    rig.fake.route('GET', `${rig.api}/issue/PROJ-1`, {
+      status: 200,
+      body: jira.issue('cloud', 'PROJ-1', { issuetype: EPIC_CLOUD }),
+    });
+    const result = await rig.call('create_issue', { title: 'x', parent: 'PROJ-1', type: 'sub-task' });
+    expect(text(result)).toContain(
+      'type: PROJ-1 is an epic, whose children are standard issues (Task, Bug), not a Sub-task',
+    );
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+  });
+
+  it('takes the sub-task type named in type when the project has several', async () => {
+    const withReview = {
+      ...PROJ,
+      types: [...PROJ.types, jira.issueType('10005', 'Review', true)],
+      fields: { ...PROJ.fields, '10005': PROJ.fields['10003'] ?? [] },
+    };
+    rig = await rigWithCreate('cloud', [withReview]);
+    const create = (await rig.tool('create_issue')).inputSchema.properties as Record<
+      string,
+      { enum?: unknown[]; description?: string }
+    >;
+    expect(create.type?.enum).toEqual(['Task', 'Bug']);
+    expect(create.type?.description).toContain(
+      'under another issue, a sub-task of a sub-task type, which type may name: Sub-task, Review (default Sub-task)',
+    );
+    const result = await rig.call('create_issue', { title: 'Look', parent: 'PROJ-3', type: 'review' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'PROJ' },
+      issuetype: { name: 'Review' },
+      summary: 'Look',
+      parent: { key: 'PROJ-3' },
+    });
   });
 
   it('passes a cf_ null through to clear the field', async () => {
@@ -229,6 +302,26 @@ describe('create_issue on Jira Server / Data Center', () => {
       customfield_10100: { id: '1' },
     });
     expect(rig.sent('POST', '/rest/api/2/issue')[0]?.headers.authorization).toMatch(/^Bearer /);
+  });
+});
+
+describe('create_issue under an epic on Server / Data Center', () => {
+  it('links the epic through Epic Link instead of parent, with a standard type', async () => {
+    rig = await rigWithCreate('server');
+    // Server's issue types carry no hierarchy level: the epic is known by its name.
+    const { hierarchyLevel: _level, ...epic } = jira.issueType('10000', 'Epic');
+    rig.fake.route('GET', `${rig.api}/issue/PROJ-1`, {
+      status: 200,
+      body: jira.issue('server', 'PROJ-1', { issuetype: epic }),
+    });
+    const result = await rig.call('create_issue', { title: 'Child', parent: 'PROJ-1' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toEqual({
+      project: { key: 'PROJ' },
+      issuetype: { name: 'Task' },
+      summary: 'Child',
+      customfield_10014: 'PROJ-1',
+    });
   });
 });
 

@@ -75,7 +75,7 @@ describe('jira metadata refresh', () => {
     const properties = (await rig.tool('create_issue')).inputSchema.properties as Props;
     expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
     expect(properties.cf_severity?.description).toMatch(/required for Bug/);
-    expect((properties.type as { enum?: unknown[] }).enum).toEqual(['Task', 'Bug', 'Sub-task']);
+    expect((properties.type as { enum?: unknown[] }).enum).toEqual(['Task', 'Bug']);
     expect(rig.sent('GET', '/rest/api/2/issue/createmeta')[0]?.query).toEqual({
       projectKeys: 'PROJ',
       expand: 'projects.issuetypes.fields',

@@ -21,8 +21,11 @@ describe('jira schemas, one project', () => {
     expect(create.customFields).toBeUndefined();
     expect(create.milestone).toMatchObject({ enum: ['1.0', '2.0'], description: 'fix version name' });
     expect(create.status).toBeUndefined();
-    expect(create.type?.enum).toEqual(['Task', 'Bug', 'Sub-task']);
-    expect(create.type?.description).toMatch(/Task, Bug; with parent also Sub-task/);
+    // Sub-task types are not top-level issues: under a parent the plugin picks the type from the parent's.
+    expect(create.type?.enum).toEqual(['Task', 'Bug']);
+    expect(create.type?.description).toBe(
+      "issue type: Task, Bug (default Task). With parent, the parent's type decides: under an epic, one of these (default Task); under another issue, a sub-task (Sub-task)",
+    );
     expect(create.priority?.enum).toEqual(['Highest', 'High', 'Medium', 'Low', 'Lowest']);
     expect(create.priority?.description).toMatch(/urgent, high, normal, low/);
     expect((create.components?.items as { enum: string[] }).enum).toEqual(['Backend', 'Frontend']);
@@ -30,6 +33,7 @@ describe('jira schemas, one project', () => {
     expect(create.sprint).toBeDefined();
     const update = await props(rig, 'update_issue');
     expect(update.status?.enum).toEqual(['To Do', 'In Progress', 'Done']);
+    expect(update.type?.enum).toEqual(['Task', 'Bug', 'Sub-task']);
     expect(update.milestone?.enum).toEqual(['1.0', '2.0', '']);
     const issues = await props(rig, 'get_issues');
     expect(issues.projectId).toBeUndefined();
@@ -116,7 +120,7 @@ describe('jira schemas, several projects', () => {
     const issues = await rig.tool('get_issues');
     expect((issues.inputSchema.properties as Props).projectId?.enum).toEqual(['PROJ', 'OPS']);
     expect(issues.inputSchema.required ?? []).not.toContain('projectId');
-    expect(properties.type?.enum).toEqual(['Task', 'Bug', 'Sub-task', 'Incident']);
+    expect(properties.type?.enum).toEqual(['Task', 'Bug', 'Incident']);
   });
 
   it('merges same-named fields of the same kind, and keeps a same-named field of another kind apart', async () => {

@@ -82,15 +82,24 @@ export function fitToMetadata(
 ): void {
   const projects = [...data.projects.values()];
   const multi = settings.projects.length > 1;
-  setNames(schema, 'type', union(projects.map((p) => p.issueTypes.map((t) => t.name))));
+  const top = union(projects.map((p) => p.issueTypes.filter((t) => !t.subtask).map((t) => t.name)));
   const subtasks = union(projects.map((p) => p.issueTypes.filter((t) => t.subtask).map((t) => t.name)));
   if (toolName === 'create_issue' && schema.param('type')) {
-    const top = union(projects.map((p) => p.issueTypes.filter((t) => !t.subtask).map((t) => t.name)));
+    // Sub-task types are not top-level issues: the enum leaves them out, and under a parent the plugin decides.
+    setNames(schema, 'type', top);
+    const fallback = top.includes('Task') ? 'Task' : (top[0] ?? '');
     schema.setParamDescription(
       'type',
-      `issue type: ${top.join(', ')}${subtasks.length ? `; with parent also ${subtasks.join(', ')}` : ''}` +
-        ` (default ${subtasks.length ? `${subtasks[0]} with parent, else ` : ''}${top.includes('Task') ? 'Task' : (top[0] ?? '')})`,
+      `issue type: ${top.join(', ')} (default ${fallback}). With parent, the parent's type decides: under an epic, ` +
+        `one of these (default ${fallback}); under another issue, a sub-task` +
+        (subtasks.length > 1
+          ? ` of a sub-task type, which type may name: ${subtasks.join(', ')} (default ${subtasks[0] ?? ''})`
+          : subtasks.length === 1
+            ? ` (${subtasks[0] ?? ''})`
+            : ''),
     );
+  } else {
+    setNames(schema, 'type', union(projects.map((p) => p.issueTypes.map((t) => t.name))));
   }
   const priorities = union(projects.map((p) => prioritiesOf(p, data)));
   if (setNames(schema, 'priority', priorities)) {

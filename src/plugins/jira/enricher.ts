@@ -12,6 +12,7 @@ import {
   fitToMetadata,
   prioritiesOf,
 } from './enricher-schema.js';
+import { SUBTASK_CHOICE } from './issue-types.js';
 import { issueKeyOf, projectOfKey } from './keys.js';
 import type { JiraMetadata, MetadataStore, ProjectMeta } from './metadata.js';
 import type { JiraSettings } from './options.js';
@@ -83,9 +84,9 @@ export function createJiraEnricher(
     const subtasks = types.filter((t) => t.subtask).map((t) => t.name);
     const hasParent = args.parent !== undefined;
     if (args.type === undefined) {
-      // Jira needs a type to create an issue: a sub-task under a parent, else a Task when there is one.
-      if (creating)
-        args.type = (hasParent ? subtasks[0] : undefined) ?? (top.includes('Task') ? 'Task' : top[0]);
+      // Jira needs a type to create an issue. Under a parent the plugin picks it from the parent's own type
+      // (a standard type under an epic, a sub-task type under another issue); else Task, when there is one.
+      if (creating && !hasParent) args.type = top.includes('Task') ? 'Task' : top[0];
       return;
     }
     const name = canonical(
@@ -98,6 +99,14 @@ export function createJiraEnricher(
       refuse(
         `type: "${name}" is a sub-task type: give parent (the issue it belongs to), or use one of ${top.join(', ')}`,
       );
+    }
+    if (creating && subtasks.includes(name)) {
+      // The schema's enum lists standard types only: a sub-task type named with parent reaches the plugin
+      // through customFields, which the call schema always takes.
+      delete args.type;
+      const given = (args.customFields ?? {}) as Record<string, unknown>;
+      args.customFields = { ...given, [SUBTASK_CHOICE]: { name } };
+      return;
     }
     args.type = name;
   }

@@ -10,6 +10,7 @@ import {
   toJiraText,
 } from './issue-shape.js';
 import { refusedAField } from './failure.js';
+import { takeSubtaskChoice, typeUnderParent } from './issue-types.js';
 import { type ToolDeps, customFieldNames, keyArg, scopeOf } from './tool-io.js';
 import {
   type TransitionJson,
@@ -111,11 +112,27 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
         `projectId: "${project}" is not one of ${settings.projects.join(', ')}`,
       );
     }
-    const fields = {
+    const subtaskChoice = takeSubtaskChoice(args);
+    const parent = str(args.parent) === undefined ? undefined : keyArg(deps, args.parent, 'parent');
+    // Under a parent the plugin decides the type from the parent's own: the schema lists only standard types.
+    const placement =
+      parent === undefined
+        ? undefined
+        : await typeUnderParent(deps, project, parent, args, subtaskChoice, ctx);
+    const fields: Record<string, unknown> = {
       project: { key: project },
       issuetype: { name: 'Task' },
       ...(await issueFields(args, ctx)),
     };
+    if (placement !== undefined) {
+      fields.issuetype = { name: placement.type };
+      const epicLink = metadata.current()?.special.epicLink;
+      // Server / Data Center puts an issue under its epic with Epic Link; `parent` there is for sub-tasks only.
+      if (placement.epic && epicLink !== undefined && fields[epicLink] === undefined) {
+        delete fields.parent;
+        fields[epicLink] = parent;
+      }
+    }
     const created = await refreshingOnRefusal(
       client.api<{ key: string }>(`a new issue in ${project}`, scopeOf(ctx), {
         method: 'POST',
