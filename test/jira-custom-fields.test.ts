@@ -20,6 +20,20 @@ async function rigWithCreate(flavor: Flavor, projects = [PROJ]): Promise<JiraRig
       body: { id: '10008', key: `${project}-8`, self: `${r.fake.url}${r.api}/issue/10008` },
     };
   });
+  // User search as Jira answers it: Cloud matches `query` against names and emails, Server `username` against
+  // user names, names and emails.
+  r.fake.route('GET', `${r.api}/user/search`, (request) => {
+    const wanted = (flavor === 'cloud' ? request.query.query : request.query.username)?.toLowerCase() ?? '';
+    const users = PEOPLE.filter((p) =>
+      [p.displayName, p.email, ...(flavor === 'server' ? [p.name] : [])].some((w) =>
+        w.toLowerCase().includes(wanted),
+      ),
+    ).map((p) => ({
+      ...jira.user(flavor, flavor === 'cloud' ? p.accountId : p.name, p.displayName),
+      emailAddress: p.email,
+    }));
+    return { status: 200, body: users };
+  });
   r.fake.route('GET', `${r.api}/issue/:key`, (_request, params) => ({
     status: 200,
     body: jira.issue(flavor, params.key ?? '', { summary: 'Crash on save' }),
@@ -48,14 +62,35 @@ async function rigWithCreate(flavor: Flavor, projects = [PROJ]): Promise<JiraRig
 /** An epic as Cloud gives its issue type: hierarchy level 1. */
 const EPIC_CLOUD = { ...jira.issueType('10000', 'Epic'), hierarchyLevel: 1 };
 
+/** The site's people: two share a display name. */
+const MIA = '5b10ac8d82e05b22cc7d4ef5';
+const DEE = '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077';
+const PEOPLE = [
+  { accountId: MIA, name: 'mia', displayName: 'Mia Krystof', email: 'mia@example.com' },
+  { accountId: DEE, name: 'dee', displayName: 'Dee Ek', email: 'dee@example.com' },
+  { accountId: '5b109f2e9729b51b54dc274d', name: 'jdoe', displayName: 'John Doe', email: 'jdoe@example.com' },
+  {
+    accountId: '5b10a0effa615349cb016cd8',
+    name: 'alex1',
+    displayName: 'Alex Lee',
+    email: 'alex1@example.com',
+  },
+  {
+    accountId: '5b10a0effa615349cb016cd9',
+    name: 'alex2',
+    displayName: 'Alex Lee',
+    email: 'alex2@example.com',
+  },
+];
+
 const sentFields = (r: JiraRig) =>
   (r.sent('POST', `${r.api}/issue`).at(-1)?.body as { fields: Record<string, unknown> }).fields;
 
 const EVERY_KIND = {
   cf_severity: 'high',
   cf_platforms: ['iOS', 'web'],
-  cf_reviewer: 'acc-1',
-  cf_approvers: ['acc-2', 'acc-3'],
+  cf_reviewer: 'Mia Krystof',
+  cf_approvers: ['dee@example.com', 'john doe'],
   cf_budget: 12.5,
   cf_launch_date: '2024-05-01',
   cf_go_live: '2024-05-01T12:00:00Z',
@@ -80,7 +115,7 @@ describe('create_issue on Jira Cloud', () => {
       priority: 'urgent',
       components: ['backend'],
       labels: ['crash'],
-      assignees: ['acc-9'],
+      assignees: [DEE],
       due_date: '2024-06-01',
       points: 3,
       sprint: 'Sprint 4',
@@ -117,14 +152,14 @@ describe('create_issue on Jira Cloud', () => {
       components: [{ name: 'Backend' }],
       labels: ['crash'],
       fixVersions: [{ name: '2.0' }],
-      assignee: { accountId: 'acc-9' },
+      assignee: { accountId: DEE },
       duedate: '2024-06-01',
       customfield_10016: 3,
       customfield_10020: 42,
       customfield_10100: { id: '2' },
       customfield_10101: [{ id: '11' }, { id: '13' }],
-      customfield_10102: { accountId: 'acc-1' },
-      customfield_10103: [{ accountId: 'acc-2' }, { accountId: 'acc-3' }],
+      customfield_10102: { accountId: MIA },
+      customfield_10103: [{ accountId: DEE }, { accountId: '5b109f2e9729b51b54dc274d' }],
       customfield_10104: 12.5,
       customfield_10105: '2024-05-01',
       customfield_10106: '2024-05-01T12:00:00.000+0000',
@@ -287,7 +322,7 @@ describe('create_issue on Jira Server / Data Center', () => {
       epic: 'PROJ-1',
       assignees: ['mia'],
       cf_reviewer: 'jdoe',
-      cf_approvers: ['a', 'b'],
+      cf_approvers: ['dee', 'Mia Krystof'],
       cf_notes: '## Notes\n\n- **one**',
       cf_severity: 'Critical',
     });
@@ -297,7 +332,7 @@ describe('create_issue on Jira Server / Data Center', () => {
       assignee: { name: 'mia' },
       customfield_10014: 'PROJ-1',
       customfield_10102: { name: 'jdoe' },
-      customfield_10103: [{ name: 'a' }, { name: 'b' }],
+      customfield_10103: [{ name: 'dee' }, { name: 'mia' }],
       customfield_10108: 'h2. Notes\n\n* *one*',
       customfield_10100: { id: '1' },
     });
@@ -336,8 +371,8 @@ describe('create_issue on Server / Data Center, every kind', () => {
       summary: 'Crash',
       customfield_10100: { id: '2' },
       customfield_10101: [{ id: '11' }, { id: '13' }],
-      customfield_10102: { name: 'acc-1' },
-      customfield_10103: [{ name: 'acc-2' }, { name: 'acc-3' }],
+      customfield_10102: { name: 'mia' },
+      customfield_10103: [{ name: 'dee' }, { name: 'jdoe' }],
       customfield_10104: 12.5,
       customfield_10105: '2024-05-01',
       customfield_10106: '2024-05-01T12:00:00.000+0000',
@@ -354,6 +389,66 @@ describe('create_issue on Server / Data Center, every kind', () => {
   });
 });
 
+describe('user values', () => {
+  it('Cloud: resolves a display name or an email through user search, and takes an accountId as is', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', {
+      title: 'x',
+      assignees: ['mia krystof'],
+      cf_reviewer: MIA,
+      cf_approvers: ['dee@example.com'],
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toMatchObject({
+      assignee: { accountId: MIA },
+      customfield_10102: { accountId: MIA },
+      customfield_10103: [{ accountId: DEE }],
+    });
+    // The accountId needed no search.
+    expect(rig.sent('GET', `${rig.api}/user/search`).map((r) => r.query)).toEqual([
+      { query: 'mia krystof', maxResults: '50' },
+      { query: 'dee@example.com', maxResults: '50' },
+    ]);
+  });
+
+  it('Server: resolves a display name or an email to the user name', async () => {
+    rig = await rigWithCreate('server');
+    const result = await rig.call('create_issue', {
+      title: 'x',
+      assignees: ['Dee Ek'],
+      cf_reviewer: 'jdoe@example.com',
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(sentFields(rig)).toMatchObject({ assignee: { name: 'dee' }, customfield_10102: { name: 'jdoe' } });
+    expect(rig.sent('GET', `${rig.api}/user/search`).map((r) => r.query)).toEqual([
+      { username: 'Dee Ek', maxResults: '50' },
+      { username: 'jdoe@example.com', maxResults: '50' },
+    ]);
+  });
+
+  it('refuses a name that matches several users, listing them, and sends nothing', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('update_issue', { key: 'PROJ-7', assignees: ['Alex Lee'] });
+    expect(text(result)).toContain(
+      'assignees: "Alex Lee" matches several users: Alex Lee (5b10a0effa615349cb016cd8, alex1@example.com); Alex Lee (5b10a0effa615349cb016cd9, alex2@example.com); give one\'s accountId',
+    );
+    expect(rig.sent('PUT', `${rig.api}/issue/PROJ-7`)).toHaveLength(0);
+  });
+
+  it('refuses a name that matches no user, with the users the search found', async () => {
+    rig = await rigWithCreate('cloud');
+    const none = await rig.call('create_issue', { title: 'x', cf_reviewer: 'Nobody' });
+    expect(text(none)).toContain(
+      'cf_reviewer: no user is "Nobody"; give an accountId, a display name or an email',
+    );
+    const partial = await rig.call('create_issue', { title: 'x', cf_reviewer: 'Dee' });
+    expect(text(partial)).toContain(
+      `cf_reviewer: no user is "Dee"; users found: Dee Ek (${DEE}, dee@example.com)`,
+    );
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+  });
+});
+
 describe('update_issue with custom fields', () => {
   it('sends cf_ values of several kinds in the API format, and a cf_ null to clear', async () => {
     rig = await rigWithCreate('cloud');
@@ -362,7 +457,7 @@ describe('update_issue with custom fields', () => {
       key: 'PROJ-7',
       cf_severity: 'critical',
       cf_platforms: ['android'],
-      cf_reviewer: '5b10ac8d82e05b22cc7d4ef5',
+      cf_reviewer: MIA,
       cf_budget: '7',
       cf_go_live: '2024-05-01T12:00:00+02:00',
       cf_notes: 'a *b*',
@@ -376,7 +471,7 @@ describe('update_issue with custom fields', () => {
         fields: {
           customfield_10100: { id: '1' },
           customfield_10101: [{ id: '12' }],
-          customfield_10102: { accountId: '5b10ac8d82e05b22cc7d4ef5' },
+          customfield_10102: { accountId: MIA },
           customfield_10104: 7,
           customfield_10106: '2024-05-01T10:00:00.000+0000',
           customfield_10108: {

@@ -35,7 +35,10 @@ export function paramSchema(kind: FieldKind, names: readonly string[], flavor: J
     case 'versions':
       return { type: 'array', items: named({ type: 'string' }), uniqueItems: true };
     case 'user':
-      return { type: 'string', description: flavor === 'cloud' ? 'accountId' : 'user name' };
+      return {
+        type: 'string',
+        description: `${flavor === 'cloud' ? 'accountId' : 'user name'}, display name or email`,
+      };
     case 'users':
       return { type: 'array', items: { type: 'string' } };
     case 'number':
@@ -62,8 +65,8 @@ export function kindWords(kind: FieldKind, flavor: JiraFlavor): string {
     option: 'one option',
     options: 'options (a list)',
     cascading: `an option, or "parent${CASCADE_SEPARATOR}child"`,
-    user: `a ${user}`,
-    users: `a list of ${user}s`,
+    user: `a user: ${user}, display name or email`,
+    users: `a list of users: ${user}s, display names or emails`,
     number: 'a number',
     date: 'a date, YYYY-MM-DD',
     datetime: 'a date and time, ISO 8601',

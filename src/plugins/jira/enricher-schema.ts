@@ -33,7 +33,7 @@ export function fitToJira(schema: ToolSchema, toolName: string, settings: JiraSe
       type: 'array',
       items: { type: 'string' },
       maxItems: 1,
-      description: `the assignee: one ${user}, as get_users gives it ([] to unassign)`,
+      description: `the assignee: one ${user}, display name or email, found by user search when not an ${user} ([] to unassign)`,
     });
   }
   if (schema.param('assignee'))

@@ -11,6 +11,8 @@ import {
 } from './issue-shape.js';
 import { refusedAField } from './failure.js';
 import { takeSubtaskChoice, typeUnderParent } from './issue-types.js';
+import { createUserResolver } from './users.js';
+import { customParams } from './custom-params.js';
 import { type ToolDeps, customFieldNames, keyArg, scopeOf } from './tool-io.js';
 import {
   type TransitionJson,
@@ -28,6 +30,35 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
   const { client, settings, metadata } = deps;
   const user = (name: string) => (settings.flavor === 'cloud' ? { accountId: name } : { name });
 
+  const resolveUser = createUserResolver(deps);
+
+  /** A custom field's kind and its cf_ parameter (for messages), when the metadata knows the field. */
+  const customField = (id: string) => {
+    const data = metadata.current();
+    const param = data && customParams(data).find((p) => [...p.fields.values()].some((f) => f.id === id));
+    return param && { kind: param.kind, param: param.param };
+  };
+
+  /**
+   * A user field's value with each user the enricher left as the agent named it (`{ accountId }` on Cloud,
+   * `{ name }` on Server) resolved to an id; other fields' values as they are.
+   */
+  async function withUsersResolved(id: string, value: unknown, ctx: RequestContext): Promise<unknown> {
+    const field = customField(id);
+    if (value === null || (field?.kind !== 'user' && field?.kind !== 'users')) return value;
+    const one = async (entry: unknown) => {
+      const named = (entry as Record<string, unknown> | null)?.[
+        settings.flavor === 'cloud' ? 'accountId' : 'name'
+      ];
+      return typeof named === 'string' ? user(await resolveUser(named, field.param, ctx)) : entry;
+    };
+    if (!Array.isArray(value)) return one(value);
+    // One after another: a site's rate limit is shared with everything else the token does.
+    const resolved: unknown[] = [];
+    for (const entry of value) resolved.push(await one(entry));
+    return resolved;
+  }
+
   /** The Jira `fields` of a create or update, from the unified parameters and the enricher's customFields. */
   async function issueFields(args: Args, ctx: RequestContext): Promise<Record<string, unknown>> {
     const fields: Record<string, unknown> = {};
@@ -37,7 +68,10 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     const labels = strings(args.labels);
     if (labels) fields.labels = labels;
     const assignees = strings(args.assignees);
-    if (assignees) fields.assignee = assignees[0] === undefined ? null : user(assignees[0]);
+    if (assignees) {
+      fields.assignee =
+        assignees[0] === undefined ? null : user(await resolveUser(assignees[0], 'assignees', ctx));
+    }
     if (str(args.priority)) fields.priority = { name: args.priority };
     if (str(args.type)) fields.issuetype = { name: args.type };
     // The unified milestone is the fix version; "" clears them.
@@ -69,7 +103,7 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
           `customFields: "${id}" is not a field id; give ids such as "customfield_10042" (get_custom_fields lists them)`,
         );
       }
-      fields[id] = value;
+      fields[id] = await withUsersResolved(id, value, ctx);
     }
     return fields;
   }
