@@ -64,6 +64,36 @@ describe('clickup metadata', () => {
     expect(text(result)).toContain('cf_severity: "Hgh" is not one of Blocker, Critical, High, Medium, Low');
   });
 
+  it('get_custom_fields with refresh reloads the metadata now; the schemas and the client follow', async () => {
+    rig = await startClickUpRig();
+    await rig.metadataLoaded();
+    const changed = listChanged(rig);
+    const options = [
+      dropDownOption('opt-block', 'Blocker', 0),
+      ...((FIELDS.severity.type_config as { options?: unknown[] }).options ?? []),
+    ];
+    routeMetadata(rig.fake, [
+      { id: LIST_ID, name: 'Backlog', fields: [field('f-sev', 'Severity', 'drop_down', { options })] },
+    ]);
+    const severityOptions = async (args: Record<string, unknown>) =>
+      (
+        (await rig?.call('get_custom_fields', args))?.structuredContent as {
+          items: { id: string; options?: string[] }[];
+        }
+      ).items.find((entry) => entry.id === 'f-sev')?.options;
+    // The TTL is minutes away: without refresh the last load stands.
+    expect(await severityOptions({})).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(await severityOptions({ refresh: true })).toEqual([
+      'Blocker',
+      'Critical',
+      'High',
+      'Medium',
+      'Low',
+    ]);
+    await vi.waitFor(() => expect(changed).toHaveBeenCalled(), { timeout: 5000, interval: 10 });
+    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+  });
+
   it('sends nothing when a reload finds the same metadata', async () => {
     rig = await startClickUpRig({ metadataTtlMs: 50 });
     await rig.metadataLoaded();

@@ -5,7 +5,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jira } from './support/fake-jira.js';
 import { OPS, PROJ, PROJ_CUSTOM, routeMetadata } from './support/fake-jira-metadata.js';
-import { type JiraRig, startJiraRig, text } from './support/fake-jira-harness.js';
+import { type JiraRig, startJiraRig, structured, text } from './support/fake-jira-harness.js';
 
 let rig: JiraRig | undefined;
 afterEach(async () => {
@@ -28,34 +28,53 @@ function listChanged(r: JiraRig): { count: () => number; next: Promise<void> } {
   return { count: () => count, next };
 }
 
+/** PROJ with a new first option, Blocker, in the Severity field. */
+const withBlocker = () => ({
+  ...PROJ,
+  fields: {
+    ...PROJ.fields,
+    '10001':
+      PROJ.fields['10001']?.map((f) =>
+        (f as { fieldId: string }).fieldId === 'customfield_10100'
+          ? {
+              ...(f as object),
+              allowedValues: [
+                jira.option('0', 'Blocker'),
+                ...((PROJ_CUSTOM[0]?.allowedValues ?? []) as unknown[]),
+              ],
+            }
+          : f,
+      ) ?? [],
+  },
+});
+
 describe('jira metadata refresh', () => {
   it('rebuilds the schemas and sends list_changed when a reload finds a new option', async () => {
     rig = await startJiraRig({ metadataTtlMs: 100 });
     expect((await severity(rig))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
     const changed = listChanged(rig);
-    const withBlocker = {
-      ...PROJ,
-      fields: {
-        ...PROJ.fields,
-        '10001':
-          PROJ.fields['10001']?.map((f) =>
-            (f as { fieldId: string }).fieldId === 'customfield_10100'
-              ? {
-                  ...(f as object),
-                  allowedValues: [
-                    jira.option('0', 'Blocker'),
-                    ...((PROJ_CUSTOM[0]?.allowedValues ?? []) as unknown[]),
-                  ],
-                }
-              : f,
-          ) ?? [],
-      },
-    };
-    routeMetadata(rig.fake, 'cloud', [withBlocker]);
+    routeMetadata(rig.fake, 'cloud', [withBlocker()]);
     await changed.next;
     expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
     const result = await rig.call('create_issue', { title: 'x', cf_severity: 'Hgh' });
     expect(text(result)).toContain('cf_severity: "Hgh" is not one of Blocker, Critical, High, Medium, Low');
+  });
+
+  it('get_custom_fields with refresh reloads the metadata now; the schemas and the client follow', async () => {
+    rig = await startJiraRig();
+    const changed = listChanged(rig);
+    const options = async (args: Record<string, unknown>) =>
+      (
+        structured(await rig?.call('get_custom_fields', args)) as {
+          items: { id: string; options?: string[] }[];
+        }
+      ).items.find((field) => field.id === 'customfield_10100')?.options;
+    routeMetadata(rig.fake, 'cloud', [withBlocker()]);
+    // The TTL is minutes away: without refresh the last load stands.
+    expect(await options({})).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(await options({ refresh: true })).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+    await changed.next;
+    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
   });
 
   it('sends nothing when a reload finds the same metadata', async () => {

@@ -167,4 +167,16 @@ describe('refreshing metadata', () => {
     expect(records).toContainEqual(expect.objectContaining({ level: 'error', err: 'listener broke' }));
     await store.stop();
   });
+
+  it('a refresh given a signal stops waiting when it aborts, and the load still lands', async () => {
+    const s = source([{ labels: ['slow'], loadedAt: 1 }]);
+    const store = createRefreshingMetadata(s.spec, createMemoryLogger());
+    const call = new AbortController();
+    const waiting = store.refresh(call.signal);
+    call.abort(new Error('the call was cancelled'));
+    await expect(waiting).rejects.toThrow('the call was cancelled');
+    await store.refresh();
+    expect(store.current()?.labels).toEqual(['slow']);
+    await store.stop();
+  });
 });

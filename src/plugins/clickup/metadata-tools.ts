@@ -55,6 +55,7 @@ export function createMetadataTools(deps: ToolDeps) {
   }
 
   async function getAvailableStatuses(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    if (args.refresh === true) await deps.metadata.refresh(ctx.signal);
     let listIds = deps.settings.listIds;
     if (args.key !== undefined) {
       // Any status of its list is reachable from any other in ClickUp: the task's list decides.
@@ -82,7 +83,8 @@ export function createMetadataTools(deps: ToolDeps) {
     return shapedResult({ kind: 'status_list', items });
   }
 
-  async function getCustomFields(_args: Args, ctx: RequestContext): Promise<CallToolResult> {
+  async function getCustomFields(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    if (args.refresh === true) await deps.metadata.refresh(ctx.signal);
     const { listIds } = deps.settings;
     // A list read here has no name to hand: its id stands in for it in `scope`.
     const lists: ListMetadata[] = await perList(

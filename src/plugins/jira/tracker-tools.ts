@@ -54,6 +54,7 @@ export function createTrackerTools(deps: ToolDeps) {
   }
 
   async function getAvailableStatuses(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    if (args.refresh === true) await metadata.refresh(ctx.signal);
     if (args.key === undefined)
       return shapedResult({ kind: 'status_list', items: await projectStatuses(ctx) });
     const key = keyArg(deps, args.key);
@@ -65,7 +66,8 @@ export function createTrackerTools(deps: ToolDeps) {
     return shapedResult({ kind: 'status_list', items });
   }
 
-  async function getCustomFields(_args: Args, ctx: RequestContext): Promise<CallToolResult> {
+  async function getCustomFields(args: Args, ctx: RequestContext): Promise<CallToolResult> {
+    if (args.refresh === true) await metadata.refresh(ctx.signal);
     const data = metadata.current();
     if (data === undefined) {
       // Without project metadata: every custom field of the site, by id, without parameters or options.

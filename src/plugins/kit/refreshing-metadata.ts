@@ -22,8 +22,11 @@ export interface RefreshingMetadata<T> {
   failure(): string | undefined;
   /** Loads now and then every TTL; never throws (failures are logged and retried at the next tick). */
   start(): void;
-  /** Loads now, outside the timer, after a load in flight; resolves when it has settled (a failure is kept, not thrown). */
-  refresh(): Promise<void>;
+  /**
+   * Loads now, outside the timer, after a load in flight; resolves when it has settled (a failure is kept, not
+   * thrown). With a signal, stops waiting (rejecting with its reason) when it aborts; the load goes on.
+   */
+  refresh(signal?: AbortSignal): Promise<void>;
   /** Stops the timer, aborts a load in flight, and resolves once it has settled. */
   stop(): Promise<void>;
   /** Called after a load that changed what the schemas show, and when a new reason keeps them generic. */
@@ -119,7 +122,7 @@ export function createRefreshingMetadata<T>(
       };
       tick();
     },
-    refresh: queue,
+    refresh: (signal) => (signal ? Promise.race([queue(), untilAborted(signal)]) : queue()),
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -312,6 +312,11 @@ export const MERGE_REQUEST_TOOLS = {
   ),
 } as const satisfies Record<string, ToolDescriptor>;
 
+/** Metadata is reloaded every few minutes; this asks for it now, e.g. right after an admin added a field or option. */
+const reload = flag(
+  'reload the workflows and fields first (they are otherwise reloaded every few minutes); the tool schemas follow',
+);
+
 /** What a tracker's workflow and fields look like, for trackers that have them (Jira, ClickUp). */
 export const TRACKER_METADATA_TOOLS = {
   get_available_statuses: tool(
@@ -319,14 +324,14 @@ export const TRACKER_METADATA_TOOLS = {
     'issue_tracker',
     true,
     'The workflow statuses issues can have; with `key`, the statuses that issue can move to now.',
-    { key: key('an issue, to list only the statuses it can move to; leave out for all') },
+    { key: key('an issue, to list only the statuses it can move to; leave out for all'), refresh: reload },
   ),
   get_custom_fields: tool(
     'get_custom_fields',
     'issue_tracker',
     true,
     'The custom fields issues carry: name, value type, allowed values, and the parameter that sets each.',
-    {},
+    { refresh: reload },
   ),
   get_users: tool('get_users', 'issue_tracker', true, 'Finds users by name or email, for assignees.', {
     search: text('part of a name, username or email'),
