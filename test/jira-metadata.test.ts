@@ -61,20 +61,21 @@ describe('jira metadata refresh', () => {
   });
 
   it('get_custom_fields with refresh reloads the metadata now; the schemas and the client follow', async () => {
-    rig = await startJiraRig();
-    const changed = listChanged(rig);
+    const r = await startJiraRig();
+    rig = r;
+    const changed = listChanged(r);
     const options = async (args: Record<string, unknown>) =>
       (
-        structured(await rig?.call('get_custom_fields', args)) as {
+        structured(await r.call('get_custom_fields', args)) as {
           items: { id: string; options?: string[] }[];
         }
       ).items.find((field) => field.id === 'customfield_10100')?.options;
-    routeMetadata(rig.fake, 'cloud', [withBlocker()]);
+    routeMetadata(r.fake, 'cloud', [withBlocker()]);
     // The TTL is minutes away: without refresh the last load stands.
     expect(await options({})).toEqual(['Critical', 'High', 'Medium', 'Low']);
     expect(await options({ refresh: true })).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
     await changed.next;
-    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+    expect((await severity(r))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
   });
 
   it('sends nothing when a reload finds the same metadata', async () => {
