@@ -1,6 +1,7 @@
 // A thin typed fetch client for ClickUp API v2: JSON in and out, the token header, bounded retries, and the
 // per-token rate limit (X-RateLimit-Reset, unix seconds) waited out only when the call's deadline allows.
 import { PluginError } from '../../host/index.js';
+import { abortableSleep } from '../kit/index.js';
 import { type ClickUpFailure, type FailureTarget, clickupError, readErrorBody } from './failure.js';
 import type { ClickUpSettings } from './options.js';
 
@@ -40,21 +41,6 @@ const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
 const MAX_UNBOUNDED_WAIT_MS = 60_000;
 /** Room left after a wait for the request itself. */
 const WAIT_MARGIN_MS = 500;
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 const REAL_CLOCK: ClientClock = { now: () => Date.now(), sleep: abortableSleep };
 

@@ -3,6 +3,7 @@
 // quarter second, then throws without the response; this one aborts with the tool call, waits out a short
 // Retry-After, and otherwise fails with the response so the reset time reaches the agent.
 import { GitbeakerRequestError, type Issues } from '@gitbeaker/rest';
+import { abortableSleep } from '../kit/index.js';
 
 type ResourceConfig = ConstructorParameters<typeof Issues>[0];
 /** What gitbeaker resources take as `requesterFn`. */
@@ -71,21 +72,6 @@ function rateLimitWaitS(headers: Headers, nowMs: number): number | undefined {
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset - nowMs / 1000) : undefined;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 async function buildRequest(
   service: ResourceOptions,
   endpoint: string,
@@ -131,7 +117,7 @@ export function createRequesterFn(settings: RequesterSettings, callSignal?: Abor
             response = await fetch(request);
           } catch (error) {
             if (signal?.aborted || attempt >= settings.retries || !IDEMPOTENT.has(verb)) throw error;
-            await sleep(RETRY_BASE_MS * 4 ** attempt, signal);
+            await abortableSleep(RETRY_BASE_MS * 4 ** attempt, signal);
             continue;
           }
           if (response.ok) {
@@ -150,7 +136,7 @@ export function createRequesterFn(settings: RequesterSettings, callSignal?: Abor
             throw new GitbeakerRequestError(description, { cause: { description, request, response } });
           }
           await response.body?.cancel().catch(() => {});
-          await sleep(waitS === undefined ? RETRY_BASE_MS * 4 ** attempt : waitS * 1000, signal);
+          await abortableSleep(waitS === undefined ? RETRY_BASE_MS * 4 ** attempt : waitS * 1000, signal);
         }
       };
     return {

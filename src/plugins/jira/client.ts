@@ -2,7 +2,7 @@
 // bound to its call's signal, retried where safe, 429 waited out within the call's deadline, failures made readable.
 import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
 import { PluginError } from '../../host/index.js';
-import { providerError } from '../kit/index.js';
+import { abortableSleep, providerError } from '../kit/index.js';
 import { jiraFailure, refusalOf, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';
 
@@ -39,21 +39,6 @@ const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
 export interface ClientClock {
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const REAL_CLOCK: ClientClock = { now: () => Date.now(), sleep: abortableSleep };

@@ -29,3 +29,4 @@ export {
   type MetadataSource,
   type RefreshingMetadata,
 } from './refreshing-metadata.js';
+export { abortableSleep } from './sleep.js';
