@@ -110,6 +110,26 @@ describe('the fetch client', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('an answer that spends the window (Remaining: 0) makes the next request wait for the reset first', async () => {
+    const clock = fakeClock();
+    fake.route('GET', '/task/abc', {
+      status: 200,
+      body: task('abc'),
+      headers: {
+        'X-RateLimit-Limit': '100',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(T0 / 1000 + 2),
+      },
+    });
+    const client = createClickUpClient(settings, clock);
+    await client.send(get, { timeLeftMs: () => 10_000 });
+    expect(clock.slept).toEqual([]);
+    await client.send(get, { timeLeftMs: () => 10_000 });
+    // No 429 was spent: the second request went out only after the reset.
+    expect(clock.slept).toEqual([2000]);
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it('retries a 5xx read, but not a create', async () => {
     fake.route('GET', '/task/abc', { status: 502, body: { err: 'Bad gateway' } });
     fake.route('POST', '/list/1/task', { status: 503, body: { err: 'Unavailable' } });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownToAdf } from '../src/plugins/jira/adf.js';
 import { type RecordedRequest, jira } from './support/fake-jira.js';
-import { type JiraRig, startJiraRig, structured, text } from './support/fake-jira-harness.js';
+import { type JiraRig, authHeader, startJiraRig, structured, text } from './support/fake-jira-harness.js';
 import { OPS, PROJ } from './support/fake-jira-metadata.js';
 
 let rig: JiraRig | undefined;
@@ -270,11 +270,12 @@ describe('update_issue', () => {
       jira.transition('31', 'Close', jira.status('Done', 'done', 10001)),
     ],
   };
-  const routes = (r: JiraRig) => {
-    r.fake.route('GET', '/rest/api/3/issue/PROJ-7/transitions', { status: 200, body: transitions });
-    r.fake.route('POST', '/rest/api/3/issue/PROJ-7/transitions', { status: 204 });
-    r.fake.route('PUT', '/rest/api/3/issue/PROJ-7', { status: 204 });
-    r.fake.route('GET', '/rest/api/3/issue/PROJ-7', { status: 200, body: jira.issue('cloud', 'PROJ-7') });
+  const routes = (r: JiraRig, flavor: 'cloud' | 'server' = 'cloud') => {
+    const api = flavor === 'cloud' ? '/rest/api/3' : '/rest/api/2';
+    r.fake.route('GET', `${api}/issue/PROJ-7/transitions`, { status: 200, body: transitions });
+    r.fake.route('POST', `${api}/issue/PROJ-7/transitions`, { status: 204 });
+    r.fake.route('PUT', `${api}/issue/PROJ-7`, { status: 204 });
+    r.fake.route('GET', `${api}/issue/PROJ-7`, { status: 200, body: jira.issue(flavor, 'PROJ-7') });
   };
 
   it('changes fields, then moves the status through the matching transition', async () => {
@@ -294,6 +295,21 @@ describe('update_issue', () => {
     expect(rig.sent('POST', '/rest/api/3/issue/PROJ-7/transitions')[0]?.body).toEqual({
       transition: { id: '11' },
     });
+  });
+
+  it('moves the status through the matching transition on Server / Data Center (REST v2)', async () => {
+    rig = await startJiraRig({ flavor: 'server' });
+    routes(rig, 'server');
+    const result = await rig.call('update_issue', { key: 'PROJ-7', title: 'Renamed', status: 'Done' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(rig.sent('GET', '/rest/api/2/issue/PROJ-7/transitions')).toHaveLength(1);
+    expect(rig.sent('PUT', '/rest/api/2/issue/PROJ-7')[0]?.body).toEqual({ fields: { summary: 'Renamed' } });
+    expect(rig.sent('POST', '/rest/api/2/issue/PROJ-7/transitions')[0]?.body).toEqual({
+      transition: { id: '31' },
+    });
+    expect(rig.sent('POST', '/rest/api/2/issue/PROJ-7/transitions')[0]?.headers.authorization).toBe(
+      authHeader('server'),
+    );
   });
 
   it('closes by a transition into a done status', async () => {

@@ -78,6 +78,22 @@ describe('jira metadata refresh', () => {
     expect((await severity(r))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
   });
 
+  it('serves calls while the first load is still running, then lists the enriched tools and tells the client', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const r = await startJiraRig({ metadata: { gate } });
+    rig = r;
+    const changed = listChanged(r);
+    // The server answers at once: generic schemas that say the metadata is still loading.
+    const generic = await r.tool('create_issue');
+    expect(generic.description).toContain('Jira project metadata still loading');
+    expect(Object.keys(generic.inputSchema.properties ?? {})).toContain('customFields');
+    expect(await severity(r)).toBeUndefined();
+    release();
+    await changed.next;
+    expect((await severity(r))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+  });
+
   it('sends nothing when a reload finds the same metadata', async () => {
     rig = await startJiraRig({ metadataTtlMs: 50 });
     const changed = listChanged(rig);
