@@ -18,7 +18,7 @@ export interface ClickUpRequest {
   target: string;
 }
 
-/** The call's bounds: its signal, and how long it may still take (a rate-limit wait must fit in it). */
+/** The call's bounds: its signal, and how long it may still take (a rate-limit wait must fit in it); a RequestContext is one as it is. */
 export interface CallBounds {
   signal?: AbortSignal;
   timeLeftMs?: () => number;

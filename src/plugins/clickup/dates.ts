@@ -8,7 +8,7 @@
 // runtime knows, noon UTC, which falls on the same calendar day from UTC-11 to UTC+11.
 import type { RequestContext } from '../../host/index.js';
 import type { ClickUpUserJson } from './api-types.js';
-import { type ToolDeps, boundsOf } from './tool-io.js';
+import type { ToolDeps } from './tool-io.js';
 
 /** The hour ClickUp gives a date without a time, in its user's zone. */
 export const DAY_HOUR = 4;
@@ -60,6 +60,6 @@ export function dateOnlyMs(day: string, timeZone: string | undefined): number {
 
 /** The token user's time zone, read (once per instance) only when a call has a date without a time to send. */
 export async function userTimeZone(deps: ToolDeps, ctx: RequestContext): Promise<string | undefined> {
-  const user: ClickUpUserJson & { timezone?: unknown } = await deps.whoAmI(boundsOf(ctx));
+  const user: ClickUpUserJson & { timezone?: unknown } = await deps.whoAmI(ctx);
   return typeof user.timezone === 'string' && user.timezone !== '' ? user.timezone : undefined;
 }

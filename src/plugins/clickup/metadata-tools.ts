@@ -9,7 +9,7 @@ import type { CallBounds } from './client.js';
 import { fieldParams } from './field-params.js';
 import { readFields, readList, readMembers, readWorkspaceMembers } from './list-reads.js';
 import type { ListMetadata } from './metadata.js';
-import { type ToolDeps, boundsOf, keyOf, listMeta, sendFor, taskPath } from './tool-io.js';
+import { type ToolDeps, keyOf, listMeta, sendFor, taskPath } from './tool-io.js';
 
 /** ClickUp status types → what the status means for work. */
 const CATEGORY: Readonly<Record<string, string>> = {
@@ -49,7 +49,7 @@ export function createMetadataTools(deps: ToolDeps) {
     const parts: T[] = [];
     for (const id of listIds) {
       const known = listMeta(deps, id);
-      parts.push(known ? loaded(known) : await read(id, boundsOf(ctx)));
+      parts.push(known ? loaded(known) : await read(id, ctx));
     }
     return parts;
   }
@@ -124,7 +124,7 @@ export function createMetadataTools(deps: ToolDeps) {
     const workspace =
       data && data.workspaceFailure === undefined
         ? data.workspaceMembers
-        : await readWorkspaceMembers(client, deps.settings.teamId, boundsOf(ctx));
+        : await readWorkspaceMembers(client, deps.settings.teamId, ctx);
     const perListMembers = await perList(
       ctx,
       deps.settings.listIds,

@@ -18,7 +18,6 @@ import { isMe } from './me.js';
 import { commentFromClickUp, issueFromTask, taskRelations } from './task-shape.js';
 import {
   type ToolDeps,
-  boundsOf,
   chosenListId,
   dayMs,
   keyOf,
@@ -95,7 +94,7 @@ export function createTaskReadTools(deps: ToolDeps) {
         : [['assignee', args.assignee] as [string, unknown]]),
     ];
     if (!given.length) return undefined;
-    const me = given.some(([, value]) => isMe(value)) ? await deps.whoAmI(boundsOf(ctx)) : undefined;
+    const me = given.some(([, value]) => isMe(value)) ? await deps.whoAmI(ctx) : undefined;
     const members = membersOf(deps);
     const ids = given.map(([param, value]) =>
       isMe(value) && me ? me.id : (userIds(param, [value], members)[0] ?? 0),

@@ -1,7 +1,7 @@
 // What every clickup tool shares: its dependencies, the call's bounds, task paths and how users are named.
 import { PluginError, type RequestContext } from '../../host/index.js';
 import type { ClickUpUserJson } from './api-types.js';
-import { type CallBounds, type ClickUpClient, type ClickUpRequest, segment } from './client.js';
+import { type ClickUpClient, type ClickUpRequest, segment } from './client.js';
 import { type ListMetadata, type MetadataStore, findList } from './metadata.js';
 import type { ClickUpSettings } from './options.js';
 import { type TaskKey, parseTaskKey } from './keys.js';
@@ -15,16 +15,11 @@ export interface ToolDeps {
   whoAmI: WhoAmI;
 }
 
-export const boundsOf = (ctx: RequestContext): CallBounds => ({
-  signal: ctx.signal,
-  timeLeftMs: () => ctx.timeLeftMs(),
-});
-
 /** Sends one request under the call's signal and deadline. */
 export const sendFor =
   (deps: ToolDeps, ctx: RequestContext) =>
   <T>(request: ClickUpRequest): Promise<T> =>
-    deps.client.send<T>(request, boundsOf(ctx));
+    deps.client.send<T>(request, ctx);
 
 export const keyOf = (deps: ToolDeps, value: unknown, param = 'key'): TaskKey =>
   parseTaskKey(value, deps.settings.customTaskIds, param);

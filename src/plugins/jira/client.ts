@@ -6,7 +6,7 @@ import { abortableSleep, providerError } from '../kit/index.js';
 import { jiraFailure, refusalOf, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';
 
-/** What a request runs under: the tool call's signal and deadline, or the metadata loader's signal. */
+/** What a request runs under: the tool call's signal and deadline (a RequestContext is one as it is), or the metadata loader's signal. */
 export interface CallScope {
   signal: AbortSignal;
   /** Milliseconds until the call's deadline; without it, waits are bounded by MAX_WAIT_MS alone. */

@@ -2,7 +2,7 @@
 // issue. The parent's own type decides, read from Jira, so an epic parent on Cloud never gets a sub-task.
 import { PluginError, type RequestContext } from '../../host/index.js';
 import { type Args, str } from '../kit/index.js';
-import { type ToolDeps, scopeOf } from './tool-io.js';
+import { type ToolDeps } from './tool-io.js';
 
 /**
  * Where the enricher leaves a sub-task type the agent named in `type` with `parent`: the schema's `type` enum lists
@@ -51,11 +51,10 @@ export async function typeUnderParent(
   subtaskChoice: string | undefined,
   ctx: RequestContext,
 ): Promise<ParentPlacement> {
-  const raw = await deps.client.api<{ fields?: { issuetype?: IssueTypeJson } }>(
-    `issue ${parent}`,
-    scopeOf(ctx),
-    { path: `/issue/${encodeURIComponent(parent)}`, query: { fields: 'issuetype' } },
-  );
+  const raw = await deps.client.api<{ fields?: { issuetype?: IssueTypeJson } }>(`issue ${parent}`, ctx, {
+    path: `/issue/${encodeURIComponent(parent)}`,
+    query: { fields: 'issuetype' },
+  });
   const parentType = raw.fields?.issuetype ?? {};
   const types = deps.metadata.project(project)?.issueTypes;
   const standard = (types ?? []).filter((t) => !t.subtask).map((t) => t.name);

@@ -13,7 +13,7 @@ import { refusedAField } from './failure.js';
 import { takeSubtaskChoice, typeUnderParent } from './issue-types.js';
 import { createUserResolver } from './users.js';
 import { customParams } from './custom-params.js';
-import { type ToolDeps, customFieldNames, keyArg, scopeOf } from './tool-io.js';
+import { type ToolDeps, customFieldNames, keyArg } from './tool-io.js';
 import {
   type TransitionJson,
   doTransition,
@@ -131,7 +131,7 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
 
   /** The issue as it now is, for the answer of a write. */
   const readBack = (key: string, ctx: RequestContext) =>
-    client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
+    client.api<JiraIssueJson>(`issue ${key}`, ctx, {
       path: `/issue/${encodeURIComponent(key)}`,
       query: { fields: 'summary,status,assignee,reporter,labels,priority,issuetype,parent,created,updated' },
     });
@@ -168,7 +168,7 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
       }
     }
     const created = await refreshingOnRefusal(
-      client.api<{ key: string }>(`a new issue in ${project}`, scopeOf(ctx), {
+      client.api<{ key: string }>(`a new issue in ${project}`, ctx, {
         method: 'POST',
         path: '/issue',
         body: { fields },
@@ -200,7 +200,7 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     }
     if (Object.keys(fields).length) {
       await refreshingOnRefusal(
-        client.api(`issue ${key}`, scopeOf(ctx), {
+        client.api(`issue ${key}`, ctx, {
           method: 'PUT',
           path: `/issue/${encodeURIComponent(key)}`,
           body: { fields },
@@ -217,7 +217,7 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
 
   async function addIssueComment(args: Args, ctx: RequestContext): Promise<CallToolResult> {
     const key = keyArg(deps, args.key);
-    const raw = await client.api<JiraCommentJson>(`issue ${key}`, scopeOf(ctx), {
+    const raw = await client.api<JiraCommentJson>(`issue ${key}`, ctx, {
       method: 'POST',
       path: `/issue/${encodeURIComponent(key)}/comment`,
       body: { body: toJiraText(String(args.body), settings.flavor) },

@@ -19,7 +19,7 @@ import {
   issueRelations,
 } from './issue-shape.js';
 import { issuesJql } from './jql.js';
-import { type ToolDeps, customFieldNames, keyArg, scopeOf } from './tool-io.js';
+import { type ToolDeps, customFieldNames, keyArg } from './tool-io.js';
 
 /** Cloud's enhanced search (/search/jql) pages by token; Server's /search by startAt and total. */
 interface CloudSearchJson {
@@ -38,7 +38,7 @@ export function createIssueReadTools(deps: ToolDeps) {
 
   function searchPages(jql: string, ctx: RequestContext) {
     const fields = ISSUE_FIELDS.join(',');
-    const scope = scopeOf(ctx);
+    const scope = ctx;
     if (settings.flavor === 'server') {
       return async (page: number, perPage: number): Promise<FetchedPage<JiraIssueJson>> => {
         const startAt = (page - 1) * perPage;
@@ -92,7 +92,7 @@ export function createIssueReadTools(deps: ToolDeps) {
         const startAt = (page - 1) * perPage;
         const answer = await deps.client.api<{ comments?: JiraCommentJson[]; total?: number }>(
           `comments of issue ${key}`,
-          scopeOf(ctx),
+          ctx,
           {
             path: `/issue/${encodeURIComponent(key)}/comment`,
             query: { startAt, maxResults: perPage, orderBy: 'created' },
@@ -111,7 +111,7 @@ export function createIssueReadTools(deps: ToolDeps) {
    */
   async function commentTotal(key: string, ctx: RequestContext): Promise<number | undefined> {
     try {
-      const answer = await client.api<{ total?: number }>(`comments of issue ${key}`, scopeOf(ctx), {
+      const answer = await client.api<{ total?: number }>(`comments of issue ${key}`, ctx, {
         path: `/issue/${encodeURIComponent(key)}/comment`,
         query: { startAt: 0, maxResults: 0 },
       });
@@ -130,7 +130,7 @@ export function createIssueReadTools(deps: ToolDeps) {
     // without, the count alone comes from an empty comment page, alongside.
     const fields = [...ISSUE_FIELDS, 'description', ...(withComments ? ['comment'] : []), ...relations];
     const [raw, total] = await Promise.all([
-      client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
+      client.api<JiraIssueJson>(`issue ${key}`, ctx, {
         path: `/issue/${encodeURIComponent(key)}`,
         query: { fields: [...fields, ...custom.keys()].join(',') },
       }),

@@ -4,7 +4,7 @@ import { PluginError, type RequestContext } from '../../host/index.js';
 import { type Args, shapedResult, str } from '../kit/index.js';
 import { issueFromJira, type JiraIssueJson } from './issue-shape.js';
 import type { LinkTypeMeta } from './metadata-load.js';
-import { type ToolDeps, keyArg, scopeOf } from './tool-io.js';
+import { type ToolDeps, keyArg } from './tool-io.js';
 
 export interface LinkPlan {
   type: string;
@@ -49,13 +49,9 @@ export function createLinkIssues(deps: ToolDeps) {
   async function linkTypes(ctx: RequestContext): Promise<LinkTypeMeta[]> {
     const known = metadata.current()?.linkTypes;
     if (known?.length) return known;
-    const answer = await client.api<{ issueLinkTypes?: LinkTypeMeta[] }>(
-      'the issue link types',
-      scopeOf(ctx),
-      {
-        path: '/issueLinkType',
-      },
-    );
+    const answer = await client.api<{ issueLinkTypes?: LinkTypeMeta[] }>('the issue link types', ctx, {
+      path: '/issueLinkType',
+    });
     return answer.issueLinkTypes ?? [];
   }
 
@@ -64,7 +60,7 @@ export function createLinkIssues(deps: ToolDeps) {
     const target = keyArg(deps, args.target_key, 'target_key');
     const plan = planLink(await linkTypes(ctx), str(args.link_type) ?? 'relates to', key, target);
     // Jira's POST /issueLink names the link's source `outwardIssue`: "A blocks B" is outwardIssue A, inwardIssue B.
-    await client.api(`the link from ${key} to ${target}`, scopeOf(ctx), {
+    await client.api(`the link from ${key} to ${target}`, ctx, {
       method: 'POST',
       path: '/issueLink',
       body: {
@@ -73,7 +69,7 @@ export function createLinkIssues(deps: ToolDeps) {
         inwardIssue: { key: plan.inward },
       },
     });
-    const raw = await client.api<JiraIssueJson>(`issue ${key}`, scopeOf(ctx), {
+    const raw = await client.api<JiraIssueJson>(`issue ${key}`, ctx, {
       path: `/issue/${encodeURIComponent(key)}`,
       query: { fields: 'summary,status' },
     });

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SprintShape } from '../../enrich/index.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import { DEFAULT_LIMIT, type Args, type ToolHandler, int, shapedResult, str } from '../kit/index.js';
-import { type ToolDeps, keyArg, scopeOf } from './tool-io.js';
+import { type ToolDeps, keyArg } from './tool-io.js';
 
 interface SprintJson {
   id: number;
@@ -55,7 +55,7 @@ export function createSprintTools(deps: ToolDeps) {
     const project = settings.projects[0] ?? '';
     const answer = await client.agile<AgilePage<{ id: number; name: string }>>(
       `the boards of ${project}`,
-      scopeOf(ctx),
+      ctx,
       {
         path: '/board',
         query:
@@ -84,7 +84,7 @@ export function createSprintTools(deps: ToolDeps) {
     maxResults: number,
     ctx: RequestContext,
   ) {
-    return client.agile<AgilePage<SprintJson>>(`the sprints of board ${board}`, scopeOf(ctx), {
+    return client.agile<AgilePage<SprintJson>>(`the sprints of board ${board}`, ctx, {
       path: `/board/${board}/sprint`,
       query: { startAt, maxResults, ...(state === undefined ? {} : { state }) },
     });
@@ -94,7 +94,7 @@ export function createSprintTools(deps: ToolDeps) {
   async function resolveSprint(value: unknown, ctx: RequestContext): Promise<SprintJson> {
     const text = typeof value === 'number' ? String(value) : (str(value) ?? '');
     if (/^\d+$/.test(text)) {
-      return client.agile<SprintJson>(`sprint ${text}`, scopeOf(ctx), { path: `/sprint/${text}` });
+      return client.agile<SprintJson>(`sprint ${text}`, ctx, { path: `/sprint/${text}` });
     }
     const board = await boardId(undefined, ctx);
     const sprints = (await sprintsOf(board, 'active,future', 0, 50, ctx)).values ?? [];
@@ -128,7 +128,7 @@ export function createSprintTools(deps: ToolDeps) {
     for (let start = 0; start < keys.length; start += MAX_ISSUES_PER_MOVE) {
       const batch = keys.slice(start, start + MAX_ISSUES_PER_MOVE);
       try {
-        await client.agile(`sprint ${sprint.id}`, scopeOf(ctx), {
+        await client.agile(`sprint ${sprint.id}`, ctx, {
           method: 'POST',
           path: `/sprint/${sprint.id}/issue`,
           body: { issues: batch },

@@ -1,6 +1,5 @@
 // What every jira tool shares: its dependencies, and the key and project readers that refuse bad input before any request.
-import type { RequestContext } from '../../host/index.js';
-import type { CallScope, JiraClient } from './client.js';
+import type { JiraClient } from './client.js';
 import { parseIssueKey } from './keys.js';
 import type { MetadataStore } from './metadata.js';
 import type { JiraSettings } from './options.js';
@@ -10,12 +9,6 @@ export interface ToolDeps {
   settings: JiraSettings;
   metadata: MetadataStore;
 }
-
-/** The call's scope for the client: its signal, and its deadline for rate-limit waits. */
-export const scopeOf = (ctx: RequestContext): CallScope => ({
-  signal: ctx.signal,
-  timeLeftMs: () => ctx.timeLeftMs(),
-});
 
 /** The issue key of a parameter; a bare number means an issue of the only configured project. */
 export function keyArg(deps: ToolDeps, value: unknown, param = 'key'): string {

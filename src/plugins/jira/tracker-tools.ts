@@ -7,7 +7,7 @@ import { customParams } from './custom-params.js';
 import { allowedNames, kindWords } from './custom-values.js';
 import { kindOf, type JiraFieldSchema } from './fields.js';
 import type { JiraUserJson } from './issue-shape.js';
-import { type ToolDeps, keyArg, scopeOf } from './tool-io.js';
+import { type ToolDeps, keyArg } from './tool-io.js';
 import { transitionsOf } from './transitions.js';
 
 type StatusListJson = { name: string; statuses?: { name: string; statusCategory?: { key?: string } }[] }[];
@@ -23,7 +23,7 @@ export function createTrackerTools(deps: ToolDeps) {
       const statuses =
         known ??
         (
-          await client.api<StatusListJson>(`the statuses of project ${project}`, scopeOf(ctx), {
+          await client.api<StatusListJson>(`the statuses of project ${project}`, ctx, {
             path: `/project/${encodeURIComponent(project)}/statuses`,
           })
         ).flatMap((list) =>
@@ -73,7 +73,7 @@ export function createTrackerTools(deps: ToolDeps) {
       // Without project metadata: every custom field of the site, by id, without parameters or options.
       const fields = await client.api<
         { id: string; name: string; custom?: boolean; schema?: JiraFieldSchema }[]
-      >('the fields', scopeOf(ctx), { path: '/field' });
+      >('the fields', ctx, { path: '/field' });
       const items: FieldShape[] = fields
         .filter((f) => f.custom === true)
         .map((f) => ({ id: f.id, name: f.name, type: kindOf(f.schema) ?? f.schema?.type ?? 'unknown' }));
@@ -108,11 +108,7 @@ export function createTrackerTools(deps: ToolDeps) {
           query: { ...(search ? { query: search } : {}), startAt: offset, maxResults: limit },
         }
       : { path: '/user/search', query: { username: search ?? '.', startAt: offset, maxResults: limit } };
-    const users = await client.api<(JiraUserJson & { accountType?: string })[]>(
-      'users',
-      scopeOf(ctx),
-      request,
-    );
+    const users = await client.api<(JiraUserJson & { accountType?: string })[]>('users', ctx, request);
     const items: UserShape[] = users
       // Apps and customers cannot be assignees.
       .filter((u) => u.accountType === undefined || u.accountType === 'atlassian')

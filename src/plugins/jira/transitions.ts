@@ -1,6 +1,6 @@
 // Workflow transitions: a status change in Jira is a transition, found by the status it leads to or by its own name.
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { type ToolDeps, scopeOf } from './tool-io.js';
+import { type ToolDeps } from './tool-io.js';
 
 export interface TransitionJson {
   id: string;
@@ -16,7 +16,7 @@ export async function transitionsOf(
 ): Promise<TransitionJson[]> {
   const answer = await deps.client.api<{ transitions?: TransitionJson[] }>(
     `transitions of issue ${key}`,
-    scopeOf(ctx),
+    ctx,
     {
       path: `/issue/${encodeURIComponent(key)}/transitions`,
     },
@@ -74,7 +74,7 @@ export async function doTransition(
   transition: TransitionJson,
   ctx: RequestContext,
 ) {
-  await deps.client.api(`issue ${key}`, scopeOf(ctx), {
+  await deps.client.api(`issue ${key}`, ctx, {
     method: 'POST',
     path: `/issue/${encodeURIComponent(key)}/transitions`,
     body: { transition: { id: transition.id } },

@@ -2,7 +2,7 @@
 // takes: Cloud's accountId, Server / Data Center's user name, found through user search when it is not an id.
 import { PluginError, type RequestContext } from '../../host/index.js';
 import type { JiraUserJson } from './issue-shape.js';
-import { type ToolDeps, scopeOf } from './tool-io.js';
+import { type ToolDeps } from './tool-io.js';
 
 /** Cloud accountIds: 24 hex digits (older), or "557058:" and a UUID (newer). */
 const ACCOUNT_ID = /^(?:[0-9a-f]{24}|\d+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -23,7 +23,7 @@ export function createUserResolver(deps: ToolDeps): UserResolver {
     if (cloud && ACCOUNT_ID.test(wanted)) return wanted;
     const found = await client.api<(JiraUserJson & { accountType?: string })[]>(
       `users matching "${wanted}"`,
-      scopeOf(ctx),
+      ctx,
       cloud
         ? { path: '/user/search', query: { query: wanted, maxResults: SEARCH_SIZE } }
         : { path: '/user/search', query: { username: wanted, maxResults: SEARCH_SIZE } },
