@@ -1,6 +1,6 @@
 // The kit's name lookups and argument readers: a milestone title → its id, refused with the names there are.
 import { describe, expect, it } from 'vitest';
-import { int, lookupByName, str, strings } from '../src/plugins/kit/index.js';
+import { int, lookupByName, notAllowed, str, strings } from '../src/plugins/kit/index.js';
 
 describe('lookupByName', () => {
   const known = new Map([
@@ -30,5 +30,17 @@ describe('argument readers', () => {
     expect([str('a'), str(''), str(3)]).toEqual(['a', undefined, undefined]);
     expect([strings(['a', 1, 'b']), strings('a')]).toEqual([['a', 'b'], undefined]);
     expect([int(4, 0), int(4.7, 0), int('4', 9), int(Number.NaN, 9)]).toEqual([4, 4, 9, 9]);
+  });
+
+  it('notAllowed names the parameter, the value given and what is allowed', () => {
+    const listed = notAllowed('cf_severity', 'Hgh', ['Critical', 'High', 'Medium', 'Low']);
+    expect(listed).toMatchObject({
+      kind: 'invalid_input',
+      message: 'cf_severity: "Hgh" is not one of Critical, High, Medium, Low',
+    });
+    expect(notAllowed('priority', 'asap', ['urgent', 'low'], '(or 1-4)').message).toBe(
+      'priority: "asap" is not one of urgent, low (or 1-4)',
+    );
+    expect(notAllowed('cf_budget', 'lots', 'a number').message).toBe('cf_budget: "lots" is not a number');
   });
 });

@@ -7,7 +7,7 @@ import { type FieldParam, type FieldWrite, fieldParams, paramSchema, toFieldWrit
 import { canonicalizeTaskKey } from './keys.js';
 import { type MetadataStore, failedList, findList } from './metadata.js';
 import type { ClickUpSettings } from './options.js';
-import { PRIORITIES } from './task-fields.js';
+import { PRIORITIES, priorityNumber } from './task-fields.js';
 import { LINK_TYPES } from './tasks-write.js';
 
 /** What ClickUp has of the tracker-only fields, per tool; the rest are removed. */
@@ -170,15 +170,7 @@ export function createClickUpEnricher(
     transformArgs(tool, args) {
       canonicalizeTaskKey(args, 'key', settings.customTaskIds);
       canonicalizeTaskKey(args, 'target_key', settings.customTaskIds);
-      if (typeof args.priority === 'string') {
-        const index = PRIORITIES.indexOf(args.priority.trim().toLowerCase() as (typeof PRIORITIES)[number]);
-        if (index < 0)
-          throw new PluginError(
-            'invalid_input',
-            `priority: ${JSON.stringify(args.priority)} is not one of ${PRIORITIES.join(', ')} (or 1-4)`,
-          );
-        args.priority = index + 1;
-      }
+      if (typeof args.priority === 'string') args.priority = priorityNumber(args.priority);
       if (typeof args.list === 'string') args.list = findList(metadata.current(), args.list)?.id ?? args.list;
       if (tool.name === 'link_issues' && typeof args.link_type === 'string') {
         const word = args.link_type

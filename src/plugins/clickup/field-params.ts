@@ -2,9 +2,9 @@
 // value "Set Custom Field Value" documents for its type (drop_down: option id; labels: option ids; date: unix
 // ms; users and tasks: ids, set as {add, rem}; location: {location: {lat, lng}, formatted_address}; …).
 import { fieldNames } from '../../enrich/index.js';
-import { PluginError } from '../../host/index.js';
 import type { ClickUpFieldJson, ClickUpUserJson } from './api-types.js';
 import type { WorkspaceMetadata } from './metadata.js';
+import { notAllowed } from '../kit/index.js';
 
 type Schema = Record<string, unknown>;
 
@@ -137,8 +137,7 @@ export function fieldParams(data: WorkspaceMetadata | undefined): FieldParam[] {
   return [...byId.values()];
 }
 
-const refuse = (param: string, given: unknown, allowed: string) =>
-  new PluginError('invalid_input', `${param}: ${JSON.stringify(given)} is not ${allowed}`);
+const refuse = notAllowed;
 
 const oneOf = (names: string[]) => `one of ${names.join(', ') || '(no options)'}`;
 

@@ -1,6 +1,6 @@
 // The task fields create_issue and update_issue share, in the API's names and formats.
-import { PluginError, type RequestContext } from '../../host/index.js';
-import { type Args, str, strings } from '../kit/index.js';
+import type { RequestContext } from '../../host/index.js';
+import { type Args, notAllowed, str, strings } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';
 import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';
 import { dateOnlyMs, isDay, userTimeZone } from './dates.js';
@@ -15,10 +15,7 @@ export function priorityNumber(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 4) return value;
   const index = PRIORITIES.indexOf(String(value).trim().toLowerCase() as (typeof PRIORITIES)[number]);
   if (index >= 0) return index + 1;
-  throw new PluginError(
-    'invalid_input',
-    `priority: ${JSON.stringify(value)} is not one of urgent, high, normal, low (or 1-4)`,
-  );
+  throw notAllowed('priority', value, PRIORITIES, '(or 1-4)');
 }
 
 /** The mapped custom fields the enricher left in `customFields`, by field id. */

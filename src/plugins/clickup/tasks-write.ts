@@ -1,7 +1,7 @@
 // The write tools on tasks: create_issue, update_issue, add_issue_comment and link_issues.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { type Args, commentedResult, strings, writtenResult } from '../kit/index.js';
+import { type Args, commentedResult, notAllowed, strings, writtenResult } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';
 import { segment } from './client.js';
 import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';
@@ -184,11 +184,7 @@ export function createTaskWriteTools(deps: ToolDeps) {
     const target = keyOf(deps, args.target_key, 'target_key');
     const send = sendFor(deps, ctx);
     const type = String(args.link_type ?? 'linked');
-    if (!(LINK_TYPES as readonly string[]).includes(type))
-      throw new PluginError(
-        'invalid_input',
-        `link_type: ${JSON.stringify(type)} is not one of ${LINK_TYPES.join(', ')}`,
-      );
+    if (!(LINK_TYPES as readonly string[]).includes(type)) throw notAllowed('link_type', type, LINK_TYPES);
     // custom_task_ids=true names only the task in the path: the other task (the link's path segment, or
     // depends_on / dependency_of in the body) must be a real task id, so a custom one is looked up first.
     const targetId = target.custom ? await realTaskId(send, target) : target.id;

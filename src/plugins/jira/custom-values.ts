@@ -1,10 +1,10 @@
 // A custom field's parameter: its JSON Schema for the agent, and the agent's value checked and mapped to the exact
 // format Jira's API takes for that field type (option → {id}, user → {accountId} or {name}, textarea → ADF on Cloud…).
-import { PluginError } from '../../host/index.js';
 import { markdownToAdf } from './adf.js';
 import type { FieldKind, FieldOption } from './fields.js';
 import type { JiraFlavor } from './options.js';
 import { markdownToWiki } from './wiki-from-markdown.js';
+import { notAllowed } from '../kit/index.js';
 
 type Schema = Record<string, unknown>;
 
@@ -81,7 +81,7 @@ export function kindWords(kind: FieldKind, flavor: JiraFlavor): string {
 }
 
 function refuse(param: string, given: unknown, allowed: string): never {
-  throw new PluginError('invalid_input', `${param}: ${JSON.stringify(given)} is not ${allowed}`);
+  throw notAllowed(param, given, allowed);
 }
 
 /** The option named `name`, case-insensitively; else an error listing the options. */

@@ -2,7 +2,7 @@
 // friendly values (priority words, option names, cf_ parameters) back to what the plugin and Jira's API take.
 import type { ToolEnricher } from '../../enrich/index.js';
 import { PluginError } from '../../host/index.js';
-import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
+import { TRACKER_ONLY_FIELDS, notAllowed, trackerValueModel } from '../kit/index.js';
 import { CF_PREFIX, type CustomParam, checkRequired, customParams, mapCustomArgs } from './custom-params.js';
 import {
   PROJECT_PARAM,
@@ -49,7 +49,8 @@ function refuse(message: string): never {
 function canonical(param: string, value: unknown, names: readonly string[], where: string): string {
   const found =
     typeof value === 'string' ? names.find((n) => n.toLowerCase() === value.trim().toLowerCase()) : undefined;
-  return found ?? refuse(`${param}: ${JSON.stringify(value)} is not one of ${names.join(', ')}${where}`);
+  if (found !== undefined) return found;
+  throw notAllowed(param, value, names, where.trim() || undefined);
 }
 
 /** The name in `names` that `value` spells in another case, else `value` as it is. */
@@ -142,11 +143,10 @@ export function createJiraEnricher(
     }
     if (typeof args.priority === 'string') {
       const names = project ? prioritiesOf(project, data) : data.priorities;
-      args.priority =
-        resolvePriority(args.priority, names) ??
-        refuse(
-          `priority: ${JSON.stringify(args.priority)} is not one of ${names.join(', ')} (or urgent, high, normal, low)`,
-        );
+      const resolved = resolvePriority(args.priority, names);
+      if (resolved === undefined)
+        throw notAllowed('priority', args.priority, names, '(or urgent, high, normal, low)');
+      args.priority = resolved;
     }
     if (writes && key !== undefined && data.failed.has(key)) {
       const given = Object.keys(args).filter((name) => name.startsWith(CF_PREFIX));

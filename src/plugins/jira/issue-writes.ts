@@ -1,7 +1,15 @@
 // The write tools of the jira plugin: create_issue, update_issue (fields, then the workflow transition), add_issue_comment.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
-import { type Args, type ToolHandler, commentedResult, str, strings, writtenResult } from '../kit/index.js';
+import {
+  type Args,
+  type ToolHandler,
+  commentedResult,
+  notAllowed,
+  str,
+  strings,
+  writtenResult,
+} from '../kit/index.js';
 import {
   type JiraCommentJson,
   type JiraIssueJson,
@@ -141,10 +149,7 @@ export function createIssueWriteTools(deps: ToolDeps, resolveSprint: SprintResol
     const project =
       str(args.projectId)?.toUpperCase() ?? (settings.projects.length === 1 ? settings.projects[0] : '');
     if (project === undefined || !settings.projects.includes(project)) {
-      throw new PluginError(
-        'invalid_input',
-        `projectId: "${project}" is not one of ${settings.projects.join(', ')}`,
-      );
+      throw notAllowed('projectId', project, settings.projects);
     }
     const subtaskChoice = takeSubtaskChoice(args);
     const parent = str(args.parent) === undefined ? undefined : keyArg(deps, args.parent, 'parent');

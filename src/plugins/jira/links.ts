@@ -1,7 +1,7 @@
 // link_issues: a Jira issue link of one of the site's link types, pointed the way the agent's words say.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PluginError, type RequestContext } from '../../host/index.js';
-import { type Args, shapedResult, str } from '../kit/index.js';
+import type { RequestContext } from '../../host/index.js';
+import { type Args, notAllowed, shapedResult, str } from '../kit/index.js';
 import { issueFromJira, type JiraIssueJson } from './issue-shape.js';
 import type { LinkTypeMeta } from './metadata-load.js';
 import { type ToolDeps, keyArg } from './tool-io.js';
@@ -34,13 +34,8 @@ export function planLink(
   if (outward) return { type: outward.name, outward: key, inward: target, relation: outward.outward };
   const inward = types.find((t) => same(t.inward));
   if (inward) return { type: inward.name, outward: target, inward: key, relation: inward.inward };
-  throw new PluginError(
-    'invalid_input',
-    `link_type: ${JSON.stringify(words)} is not one of ${types
-      .flatMap((t) => [t.outward, t.inward])
-      .filter((w, i, all) => all.indexOf(w) === i)
-      .join(', ')}`,
-  );
+  const known = types.flatMap((t) => [t.outward, t.inward]);
+  throw notAllowed('link_type', words, [...new Set(known)]);
 }
 
 export function createLinkIssues(deps: ToolDeps) {

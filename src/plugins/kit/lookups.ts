@@ -22,3 +22,21 @@ export function lookupByName(
     `no ${kind} ${JSON.stringify(name)} in ${owner}; ${kind}s: ${names}`,
   );
 }
+
+/**
+ * The refusal of a value outside what a parameter allows, naming both: `cf_severity: "Hgh" is not one of
+ * Critical, High, Medium, Low`. `allowed` is the list of values, or words for a kind ("a number"); `besides`
+ * names other forms that are also taken ("(or 1-4)").
+ */
+export function notAllowed(
+  param: string,
+  given: unknown,
+  allowed: readonly string[] | string,
+  besides?: string,
+): PluginError {
+  const what = typeof allowed === 'string' ? allowed : `one of ${allowed.join(', ')}`;
+  return new PluginError(
+    'invalid_input',
+    `${param}: ${JSON.stringify(given)} is not ${what}${besides ? ` ${besides}` : ''}`,
+  );
+}
