@@ -251,6 +251,27 @@ describe('clickup metadata', () => {
       `cf_severity: the custom fields of list ${OTHER_LIST_ID} could not be loaded`,
     );
     expect(r.fake.sent('POST', `/list/${OTHER_LIST_ID}/task`)).toHaveLength(0);
+    // foresight tools / check show the same: which list has no metadata, and why.
+    const health = r.connected.host.plugins.mountedPlugins()[0]?.health;
+    expect(health?.state).toBe('ready');
+    expect(health?.detail).toMatch(
+      new RegExp(`no metadata for ${OTHER_LIST_ID} \\(.*500.*\\); those stay generic`),
+    );
+  });
+
+  it('says it is starting while the first load runs, then names the lists it serves', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const r = await startClickUpRig({ gate });
+    rig = r;
+    const health = () => r.connected.host.plugins.mountedPlugins()[0]?.health;
+    expect(health()).toEqual({
+      state: 'starting',
+      detail: `ClickUp lists ${LIST_ID}: loading their statuses and custom fields`,
+    });
+    release();
+    await vi.waitFor(() => expect(health()?.state).toBe('ready'), { timeout: 5000, interval: 10 });
+    expect(health()?.detail).toBe(`ClickUp lists ${LIST_ID}: Backlog`);
   });
 
   it("loads the lists one after another, never two lists' reads at once", async () => {

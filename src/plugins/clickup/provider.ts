@@ -1,10 +1,10 @@
 // Assembles one clickup plugin instance: client, list metadata, the unified issue tools and their enricher.
-import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
+import type { PluginContext, PluginHealth, PluginProvider, ToolDescriptor } from '../../host/index.js';
 import { errors } from '../../host/index.js';
 import { ISSUE_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler } from '../kit/index.js';
 import { createClickUpClient } from './client.js';
 import { createClickUpEnricher } from './enricher.js';
-import { createMetadataStore } from './metadata.js';
+import { type MetadataStore, createMetadataStore } from './metadata.js';
 import { createMetadataTools } from './metadata-tools.js';
 import { createWhoAmI } from './me.js';
 import type { ClickUpSettings } from './options.js';
@@ -60,5 +60,28 @@ export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginCont
     // Statuses, fields and members load in the background: the schemas stay generic until they arrive.
     start: async () => metadata.start(),
     shutdown: async () => metadata.stop(),
+    health: () => listsHealth(metadata, settings),
+  };
+}
+
+/** What `foresight tools` and `check` show: the lists served, and which metadata is missing and why (never the token). */
+function listsHealth(metadata: MetadataStore, settings: ClickUpSettings): PluginHealth {
+  const lists = `ClickUp lists ${settings.listIds.join(', ')}`;
+  const data = metadata.current();
+  if (data === undefined) {
+    const failure = metadata.failure();
+    return failure === undefined
+      ? { state: 'starting', detail: `${lists}: loading their statuses and custom fields` }
+      : {
+          state: 'ready',
+          detail: `${lists}: metadata could not be loaded (${failure}); tools serve with generic schemas`,
+        };
+  }
+  const failed = data.failedLists ?? [];
+  return {
+    state: 'ready',
+    detail: failed.length
+      ? `${lists}: no metadata for ${failed.map((list) => `${list.id} (${list.reason})`).join(', ')}; those stay generic`
+      : `${lists}: ${data.lists.map((list) => list.name).join(', ')}`,
   };
 }
