@@ -1,6 +1,6 @@
 // The kit's name lookups and argument readers: a milestone title → its id, refused with the names there are.
 import { describe, expect, it } from 'vitest';
-import { int, lookupByName, notAllowed, str, strings } from '../src/plugins/kit/index.js';
+import { dispatchTo, int, lookupByName, notAllowed, str, strings } from '../src/plugins/kit/index.js';
 
 describe('lookupByName', () => {
   const known = new Map([
@@ -42,5 +42,18 @@ describe('argument readers', () => {
       'priority: "asap" is not one of urgent, low (or 1-4)',
     );
     expect(notAllowed('cf_budget', 'lots', 'a number').message).toBe('cf_budget: "lots" is not a number');
+  });
+
+  it('dispatchTo runs the handler a local tool name has, and refuses any other name, inherited ones too', async () => {
+    const callTool = dispatchTo({
+      get_issue: async (args) => ({ content: [{ type: 'text', text: `issue ${String(args.key)}` }] }),
+    });
+    const ctx = {} as Parameters<typeof callTool>[2];
+    await expect(callTool('get_issue', { key: 'PROJ-7' }, ctx)).resolves.toEqual({
+      content: [{ type: 'text', text: 'issue PROJ-7' }],
+    });
+    for (const name of ['get_issues', 'constructor', 'toString']) {
+      await expect(callTool(name, {}, ctx)).rejects.toMatchObject({ kind: 'not_found' });
+    }
   });
 });

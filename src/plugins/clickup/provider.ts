@@ -1,7 +1,6 @@
 // Assembles one clickup plugin instance: client, list metadata, the unified issue tools and their enricher.
 import type { PluginContext, PluginHealth, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { errors } from '../../host/index.js';
-import { ISSUE_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler } from '../kit/index.js';
+import { ISSUE_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler, dispatchTo } from '../kit/index.js';
 import { createClickUpClient } from './client.js';
 import { createClickUpEnricher } from './enricher.js';
 import { type MetadataStore, createMetadataStore } from './metadata.js';
@@ -52,11 +51,7 @@ export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginCont
   return {
     tools: () => listed,
     enrichers: () => [enricher],
-    async callTool(name, args, rc) {
-      const handler = handlers[name];
-      if (!handler) throw errors.toolNotFound(name);
-      return handler(args, rc);
-    },
+    callTool: dispatchTo(handlers),
     // Statuses, fields and members load in the background: the schemas stay generic until they arrive.
     start: async () => metadata.start(),
     shutdown: async () => metadata.stop(),

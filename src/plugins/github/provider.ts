@@ -1,7 +1,6 @@
 // Assembles one github plugin instance: client, repository metadata, issue and code-review tools, their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { errors } from '../../host/index.js';
-import { ISSUE_TOOLS } from '../kit/index.js';
+import { ISSUE_TOOLS, dispatchTo } from '../kit/index.js';
 import { createGitHubClient } from './client.js';
 import { codeReviewDescriptors, createCodeReviewTools } from './code-review.js';
 import { createGitHubEnricher } from './enricher.js';
@@ -42,13 +41,7 @@ export function createGitHubProvider(settings: GitHubSettings, ctx: PluginContex
   return {
     tools: () => descriptors,
     enrichers: () => [enricher],
-    async callTool(name, args, rc) {
-      const handler = (handlers as Record<string, (typeof handlers)[keyof typeof handlers] | undefined>)[
-        name
-      ];
-      if (!handler) throw errors.toolNotFound(name);
-      return handler(args, rc);
-    },
+    callTool: dispatchTo(handlers),
     // Labels and milestones load in the background: the tools serve generic schemas until they arrive.
     start: async () => metadata.start(),
     shutdown: async () => metadata.stop(),

@@ -1,7 +1,6 @@
 // Assembles one gitlab plugin instance: client, project metadata, the unified tools and their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { errors } from '../../host/index.js';
-import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS, type ToolHandler } from '../kit/index.js';
+import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS, type ToolHandler, dispatchTo } from '../kit/index.js';
 import { createGitLabClient } from './client.js';
 import { createGitLabEnricher } from './enricher.js';
 import { createIssueTools } from './issues.js';
@@ -54,11 +53,7 @@ export function createGitLabProvider(settings: GitLabSettings, ctx: PluginContex
   return {
     tools: () => listed,
     enrichers: () => [enricher],
-    async callTool(name, args, rc) {
-      const handler = handlers[name];
-      if (!handler) throw errors.toolNotFound(name);
-      return handler(args, rc);
-    },
+    callTool: dispatchTo(handlers),
     // Labels, milestones and the default branch load in the background: schemas stay generic until they arrive.
     start: async () => metadata.start(),
     shutdown: async () => metadata.stop(),

@@ -1,7 +1,12 @@
 // Assembles one jira plugin instance: client, project metadata, the unified tools and their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { errors } from '../../host/index.js';
-import { ISSUE_TOOLS, SPRINT_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler } from '../kit/index.js';
+import {
+  ISSUE_TOOLS,
+  SPRINT_TOOLS,
+  TRACKER_METADATA_TOOLS,
+  type ToolHandler,
+  dispatchTo,
+} from '../kit/index.js';
 import { type ClientClock, createJiraClient } from './client.js';
 import { customParams } from './custom-params.js';
 import { PROJECT_PARAM } from './enricher-schema.js';
@@ -81,11 +86,7 @@ export function createJiraProvider(
   return {
     tools: () => listed,
     enrichers: () => [enricher],
-    async callTool(name, args, rc) {
-      const handler = handlers[name];
-      if (!handler) throw errors.toolNotFound(name);
-      return handler(args, rc);
-    },
+    callTool: dispatchTo(handlers),
     // Issue types, priorities, fields… load in the background: schemas stay generic until they arrive.
     start: async () => metadata.start(),
     shutdown: async () => metadata.stop(),

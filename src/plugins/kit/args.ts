@@ -1,9 +1,20 @@
 // Reading a provider tool's arguments, which the host has already validated against the tool's schema.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestContext } from '../../host/index.js';
+import { type RequestContext, errors } from '../../host/index.js';
 
 export type Args = Record<string, unknown>;
 export type ToolHandler = (args: Args, ctx: RequestContext) => Promise<CallToolResult>;
+
+/** A provider's callTool over its handlers by local tool name; a name without one is "tool not found". */
+export function dispatchTo(
+  handlers: Readonly<Record<string, ToolHandler | undefined>>,
+): (name: string, args: Args, ctx: RequestContext) => Promise<CallToolResult> {
+  return async (name, args, ctx) => {
+    const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+    if (!handler) throw errors.toolNotFound(name);
+    return handler(args, ctx);
+  };
+}
 
 /** A non-empty string, else undefined. */
 export const str = (value: unknown): string | undefined =>

@@ -19,7 +19,7 @@ export { providerError, type HttpFailure, type FailureContext } from './http-err
 export { trackerValueModel, siblingTool, projectFailedJobs } from './value-models.js';
 export { windowOfPages, MAX_PAGES_PER_CALL, type FetchedPage, type PagedWindow } from './paging.js';
 export { shapedResult, writtenResult, commentedResult } from './results.js';
-export { str, strings, int, type Args, type ToolHandler } from './args.js';
+export { str, strings, int, dispatchTo, type Args, type ToolHandler } from './args.js';
 export { lookupByName, notAllowed } from './lookups.js';
 export { logLines, compilePattern, jobIdArg, logQuery, renderJobLog, type LogView } from './ci-logs.js';
 export { MAX_LOG_LINES, MAX_LOG_CHARS, type LogQuery } from './log-window.js';
