@@ -175,6 +175,8 @@ describe('refreshing metadata', () => {
     const waiting = store.refresh(call.signal);
     call.abort(new Error('the call was cancelled'));
     await expect(waiting).rejects.toThrow('the call was cancelled');
+    // A call already over does not wait at all.
+    await expect(store.refresh(call.signal)).rejects.toThrow('the call was cancelled');
     await store.refresh();
     expect(store.current()?.labels).toEqual(['slow']);
     await store.stop();

@@ -39,7 +39,8 @@ export const LOAD_TIMEOUT_MS = 120_000;
 /** Rejects when `signal` aborts: a load that ignores its signal must still not hold the store. */
 function untilAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    if (signal.aborted) reject(signal.reason as Error);
+    else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
 }
 
