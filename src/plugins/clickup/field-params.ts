@@ -137,8 +137,6 @@ export function fieldParams(data: WorkspaceMetadata | undefined): FieldParam[] {
   return [...byId.values()];
 }
 
-const refuse = notAllowed;
-
 const oneOf = (names: string[]) => `one of ${names.join(', ') || '(no options)'}`;
 
 /** "2025-03-01" → a day (its instant is fixed when sent, see dates.ts); a date-time → that instant, time shown. */
@@ -150,7 +148,7 @@ function dateValue(param: string, given: unknown): FieldWrite {
     : /^\d{4}-\d{2}-\d{2}T/.test(text)
       ? Date.parse(text)
       : NaN;
-  if (Number.isNaN(ms)) throw refuse(param, given, 'a date (YYYY-MM-DD or an ISO 8601 date-time)');
+  if (Number.isNaN(ms)) throw notAllowed(param, given, 'a date (YYYY-MM-DD or an ISO 8601 date-time)');
   return { type: 'date', value: ms, value_options: { time: !dateOnly }, ...(dateOnly ? { day: text } : {}) };
 }
 
@@ -166,7 +164,7 @@ export function userIds(param: string, given: unknown, members: readonly ClickUp
     );
     if (member) return member.id;
     const known = members.map((user) => user.username ?? user.email ?? String(user.id));
-    throw refuse(param, value, `a member of the list; members: ${known.join(', ') || 'none loaded'}`);
+    throw notAllowed(param, value, `a member of the list; members: ${known.join(', ') || 'none loaded'}`);
   });
 }
 
@@ -184,37 +182,37 @@ export function toFieldWrite(
   switch (type) {
     case 'drop_down': {
       const option = options.find((candidate) => optionName(candidate) === given);
-      if (!option) throw refuse(param, given, oneOf(names));
+      if (!option) throw notAllowed(param, given, oneOf(names));
       return direct(option.id);
     }
     case 'labels': {
-      if (!Array.isArray(given)) throw refuse(param, given, `a list of labels, each ${oneOf(names)}`);
+      if (!Array.isArray(given)) throw notAllowed(param, given, `a list of labels, each ${oneOf(names)}`);
       return direct(
         given.map((label: unknown) => {
           const option = options.find((candidate) => optionName(candidate) === label);
-          if (!option) throw refuse(param, label, oneOf(names));
+          if (!option) throw notAllowed(param, label, oneOf(names));
           return option.id;
         }),
       );
     }
     case 'number':
     case 'currency':
-      if (typeof given !== 'number' || !Number.isFinite(given)) throw refuse(param, given, 'a number');
+      if (typeof given !== 'number' || !Number.isFinite(given)) throw notAllowed(param, given, 'a number');
       return direct(given);
     case 'manual_progress': {
       const { start = 0, end = 100 } = field.type_config ?? {};
       if (typeof given !== 'number' || given < start || given > end) {
-        throw refuse(param, given, `a number from ${start} to ${end}`);
+        throw notAllowed(param, given, `a number from ${start} to ${end}`);
       }
       return direct({ current: given });
     }
     case 'checkbox':
-      if (typeof given !== 'boolean') throw refuse(param, given, 'true or false');
+      if (typeof given !== 'boolean') throw notAllowed(param, given, 'true or false');
       return direct(given);
     case 'emoji': {
       const count = field.type_config?.count ?? 5;
       if (typeof given !== 'number' || !Number.isInteger(given) || given < 0 || given > count) {
-        throw refuse(param, given, `a whole number from 0 to ${count}`);
+        throw notAllowed(param, given, `a whole number from 0 to ${count}`);
       }
       return direct(given);
     }
@@ -222,36 +220,36 @@ export function toFieldWrite(
       return dateValue(param, given);
     case 'url': {
       const ok = typeof given === 'string' && URL.canParse(given) && /^https?:/i.test(given);
-      if (!ok) throw refuse(param, given, 'a web address starting with http:// or https://');
+      if (!ok) throw notAllowed(param, given, 'a web address starting with http:// or https://');
       return direct(given);
     }
     case 'email':
       if (typeof given !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(given)) {
-        throw refuse(param, given, 'an email address');
+        throw notAllowed(param, given, 'an email address');
       }
       return direct(given);
     case 'phone':
       if (typeof given !== 'string' || !/^\+\d[\d\s().-]{5,}$/.test(given.trim())) {
-        throw refuse(param, given, 'a phone number with its country code, e.g. "+1 201 555 0123"');
+        throw notAllowed(param, given, 'a phone number with its country code, e.g. "+1 201 555 0123"');
       }
       return direct(given.trim());
     case 'users':
       return direct(userIds(param, given, members));
     case 'tasks':
       if (!Array.isArray(given) || !given.every((id) => typeof id === 'string')) {
-        throw refuse(param, given, 'a list of task ids');
+        throw notAllowed(param, given, 'a list of task ids');
       }
       return direct(given);
     case 'location': {
       const place = given as { lat?: unknown; lng?: unknown; formatted_address?: unknown } | null;
       if (typeof place?.lat !== 'number' || typeof place.lng !== 'number') {
-        throw refuse(param, given, 'a place {lat, lng, formatted_address}');
+        throw notAllowed(param, given, 'a place {lat, lng, formatted_address}');
       }
       const address = typeof place.formatted_address === 'string' ? place.formatted_address : '';
       return direct({ location: { lat: place.lat, lng: place.lng }, formatted_address: address });
     }
     default:
-      if (typeof given !== 'string') throw refuse(param, given, 'text');
+      if (typeof given !== 'string') throw notAllowed(param, given, 'text');
       return direct(given);
   }
 }
