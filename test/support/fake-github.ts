@@ -1,7 +1,7 @@
 // Test seam for the GitHub plugin: a loopback HTTP server that answers in GitHub's REST shapes, from routes a
 // test adds or from @octokit/fixtures recordings, and records every request it receives.
 import { readFileSync } from 'node:fs';
-import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
+import { type ServerResponse, createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -17,6 +17,14 @@ import {
   repository,
   user,
 } from './fake-github-bodies.js';
+import {
+  type FakeHandler,
+  type FakeReply,
+  type RecordedRequest,
+  type Responder,
+  compileRoute,
+  requestLine,
+} from './fake-rest.js';
 import { branch, checkRun, checkRunList, workflowRun, workflowRunList } from './fake-github-check-bodies.js';
 import {
   graphqlData,
@@ -37,33 +45,7 @@ export type {
   ReviewThreadFields,
 } from './fake-github-review-bodies.js';
 
-export interface RecordedRequest {
-  /** Upper case, as sent ('GET'). */
-  method: string;
-  /** The pathname as sent, still percent-encoded; route params are decoded. */
-  path: string;
-  /** The query string, decoded; a repeated key keeps its last value. */
-  query: Record<string, string>;
-  /** Lower-case names; `authorization` is kept exactly as sent. */
-  headers: Record<string, string | undefined>;
-  /** The body parsed as JSON, its text when it is not JSON, undefined when empty. */
-  body: unknown;
-}
-
-/**
- * A reply: no body is sent for an undefined or '' body, a Buffer as is, a string as is when `headers` name a
- * non-JSON content-type; anything else as JSON (content-type application/json; charset=utf-8).
- */
-export interface FakeReply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export type FakeHandler = (
-  request: RecordedRequest,
-  params: Record<string, string>,
-) => FakeReply | Promise<FakeReply>;
+export type { FakeHandler, FakeReply, RecordedRequest } from './fake-rest.js';
 
 export interface GraphqlOperation {
   query: string;
@@ -127,9 +109,6 @@ interface Recording {
   headers: Record<string, string | number>;
 }
 
-/** A matcher returns the work that answers the request, or undefined when it does not apply. */
-type Responder = (request: RecordedRequest) => (() => FakeReply | Promise<FakeReply>) | undefined;
-
 function loadScenario(scenario: string): Recording[] {
   const dir = scenario.includes('/') ? scenario : `api.github.com/${scenario}`;
   try {
@@ -172,41 +151,6 @@ function replyFromRecording(recording: Recording): FakeReply {
       ? Buffer.from(response, 'hex')
       : response;
   return { status: recording.status, headers, body };
-}
-
-function compilePattern(method: string, pattern: string, handler: FakeHandler | FakeReply): Responder {
-  const wanted = method.toUpperCase();
-  const segments = pattern.split('/');
-  const answer: FakeHandler = typeof handler === 'function' ? handler : () => handler;
-  return (request) => {
-    if (request.method !== wanted) return undefined;
-    const actual = request.path.split('/');
-    if (actual.length !== segments.length) return undefined;
-    const params: Record<string, string> = {};
-    for (const [i, segment] of segments.entries()) {
-      const value = actual[i] ?? '';
-      if (segment.startsWith(':')) {
-        if (value === '') return undefined;
-        params[segment.slice(1)] = decodeSegment(value);
-      } else if (segment !== value) return undefined;
-    }
-    return () => answer(request, params);
-  };
-}
-
-function decodeSegment(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
-  const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers))
-    flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
 }
 
 function parseBody(raw: Buffer): unknown {
@@ -254,10 +198,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     req.on('end', () => {
       const target = new URL(req.url ?? '/', url);
       const request: RecordedRequest = {
-        method: (req.method ?? 'GET').toUpperCase(),
-        path: target.pathname,
-        query: Object.fromEntries(target.searchParams),
-        headers: flattenHeaders(req.headers),
+        ...requestLine(req.method, target, req.headers),
         body: parseBody(Buffer.concat(chunks)),
       };
       requests.push(request);
@@ -298,11 +239,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     url,
     requests,
     unmatched,
-    route: (method, pattern, handler) => void responders.push(compilePattern(method, pattern, handler)),
+    route: (method, pattern, handler) => void responders.push(compileRoute('', method, pattern, handler)),
     replay: (scenario) => void responders.push(replayResponder(loadScenario(scenario))),
     graphql: (handler) =>
       void responders.push(
-        compilePattern('POST', '/graphql', (request) => {
+        compileRoute('', 'POST', '/graphql', (request) => {
           const body = (request.body ?? {}) as Partial<GraphqlOperation>;
           return handler({ query: body.query ?? '', variables: body.variables ?? {} }, request);
         }),

@@ -54,7 +54,8 @@ export interface FakeRest {
 
 const JSON_TYPE = 'application/json';
 
-type Responder = (request: RecordedRequest) => (() => FakeReply | Promise<FakeReply>) | undefined;
+/** A matcher returns the work that answers the request, or undefined when it does not apply. */
+export type Responder = (request: RecordedRequest) => (() => FakeReply | Promise<FakeReply>) | undefined;
 
 function decodeSegment(value: string): string {
   try {
@@ -64,7 +65,7 @@ function decodeSegment(value: string): string {
   }
 }
 
-function compileRoute(
+export function compileRoute(
   prefix: string,
   method: string,
   pattern: string,
@@ -89,17 +90,24 @@ function compileRoute(
   };
 }
 
-function allValues(params: URLSearchParams): Record<string, string[]> {
-  const all: Record<string, string[]> = {};
-  for (const [key, value] of params) (all[key] ??= []).push(value);
-  return all;
-}
-
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+/** The parts of a request every fake records the same way: method, path, query (last and every value), headers. */
+export function requestLine(
+  method: string | undefined,
+  target: URL,
+  headers: IncomingHttpHeaders,
+): Omit<RecordedRequest, 'body'> {
+  const queryAll: Record<string, string[]> = {};
+  for (const [key, value] of target.searchParams) (queryAll[key] ??= []).push(value);
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers))
     flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
+  return {
+    method: (method ?? 'GET').toUpperCase(),
+    path: target.pathname,
+    query: Object.fromEntries(target.searchParams),
+    queryAll,
+    headers: flat,
+  };
 }
 
 /** JSON, multipart/form-data (what gitbeaker sends for diff positions) or urlencoded, as the APIs read them. */
@@ -164,11 +172,7 @@ export async function startFakeRest(options: FakeRestOptions): Promise<FakeRest>
       void (async () => {
         const target = new URL(req.url ?? '/', url);
         const request: RecordedRequest = {
-          method: (req.method ?? 'GET').toUpperCase(),
-          path: target.pathname,
-          query: Object.fromEntries(target.searchParams),
-          queryAll: allValues(target.searchParams),
-          headers: flattenHeaders(req.headers),
+          ...requestLine(req.method, target, req.headers),
           body: await parseBody(Buffer.concat(chunks), req.headers['content-type']),
         };
         requests.push(request);
