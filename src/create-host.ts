@@ -1,5 +1,7 @@
 // Composition root: turns a config (or plugin objects) into a running host that serves any SDK transport.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { randomUUID } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
 import {
   type ForesightConfig,
   type PlannerConfig,
@@ -7,6 +9,7 @@ import {
   defaultConfig,
   redactSecrets,
   redactSecretsIn,
+  resolveRequestStateKey,
   validatePluginOptions,
 } from './config/index.js';
 import {
@@ -20,11 +23,21 @@ import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, err
 import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
+  AgentStreams,
+  type Binding,
+  type BoundServer,
   type BuiltinResource,
+  type CacheHints,
   type HttpServing,
-  type Session,
+  InputRounds,
+  LOCAL_PRINCIPAL,
+  ListenSubscriptions,
+  PRIVATE_UNCACHED,
+  RequestStateSeal,
   type StdioServing,
-  createSession,
+  combinedHints,
+  createBoundServer,
+  publishHostEvents,
   serveHttp,
   serveStdio,
 } from './protocol/index.js';
@@ -46,12 +59,23 @@ export interface CreateHostOptions {
   debug?: boolean;
   /** Planner settings over the config's [planner] table (e.g. `{ enabled: false }`). */
   planner?: Partial<PlannerConfig>;
+  /**
+   * Where change events reach the listen streams of 2026-07-28 HTTP clients. Default an in-process bus; give
+   * one over a broker so that several processes behind one address tell every client.
+   */
+  bus?: ServerEventBus;
+  /**
+   * The key (at least 32 bytes) that signs requestState. Default the config's `request_state_key_env`, else a
+   * random key of this process.
+   */
+  requestStateKey?: string | Uint8Array;
 }
 
 export interface HttpOptions {
   host?: string;
   /** 0 picks a free port. */
   port: number;
+  path?: string;
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   authToken?: string;
@@ -67,11 +91,15 @@ export interface ForesightHost {
   readonly logger: Logger;
   /** Builds and starts every plugin; idempotent. */
   start(): Promise<void>;
-  /** A new client session (SDK Server) bound to this host. */
-  createSession(): Session;
-  /** Starts the host if needed and serves one session over the given transport. */
-  connect(transport: Transport): Promise<Session>;
-  serveStdio(): Promise<StdioServing>;
+  /**
+   * An SDK Server for one connection of the given era (default: a 2025 client in memory), bound to this host;
+   * call `dispose()` when its transport closes. Start the host first.
+   */
+  createServer(binding?: Partial<Binding>): BoundServer;
+  /** Starts the host if needed and serves one 2025-era connection over the given transport (e.g. in memory). */
+  connect(transport: Transport): Promise<BoundServer>;
+  /** Serves both eras on the process's stdin and stdout (or the given streams). */
+  serveStdio(io?: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream }): Promise<StdioServing>;
   serveHttp(options: HttpOptions): Promise<HttpServing>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
@@ -151,19 +179,63 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     }),
   };
   const closers = new Set<() => Promise<void>>();
-  const sessionOptions = {
-    name: 'foresight',
-    version: FORESIGHT_VERSION,
-    redact: redactSecrets,
-    redactResult: redactSecretsIn,
-    debug: options.debug ?? false,
-    builtinResources: [statsResource],
+  const config = options.config;
+  const seal = new RequestStateSeal({
+    key: options.requestStateKey ?? (config ? resolveRequestStateKey(config) : undefined),
+    ttlS: config?.server.requestStateTtlS,
+  });
+  const rounds = new InputRounds({ seal });
+  const hintsByPlugin = new Map<string, CacheHints>(
+    (config?.plugins ?? []).map((entry) => [
+      entry.name,
+      { ttlMs: entry.cache.ttlMs, scope: entry.cache.scope },
+    ]),
+  );
+  const cacheHints = (plugin: string) => hintsByPlugin.get(plugin) ?? PRIVATE_UNCACHED;
+  let listHints: CacheHints | undefined;
+  const streams = new AgentStreams({ open: (stream) => planner.openSession(stream) });
+  const bus =
+    options.bus ?? new InMemoryServerEventBus((error) => logger.warn({ err: error.message }, 'event bus'));
+  const listen = new ListenSubscriptions(plugins, logger);
+  const unpublish = publishHostEvents(plugins, tools, bus);
+  const legacyClients = config?.server.legacyClients ?? 'serve';
+
+  const createServer = (binding: Partial<Binding> = {}): BoundServer => {
+    // Plugins are mounted once, at start: the lists' hints gather theirs.
+    listHints ??= combinedHints(
+      plugins.mountedPlugins().map((plugin) => plugin.name),
+      cacheHints,
+    );
+    return createBoundServer(
+      {
+        era: binding.era ?? 'legacy',
+        connection: binding.connection ?? {
+          transport: 'memory',
+          principal: LOCAL_PRINCIPAL,
+          stream: `memory:${randomUUID()}`,
+        },
+      },
+      {
+        name: 'foresight',
+        version: FORESIGHT_VERSION,
+        redact: redactSecrets,
+        redactResult: redactSecretsIn,
+        debug: options.debug ?? false,
+        builtinResources: [statsResource],
+        host: plugins,
+        rounds,
+        cacheHints,
+        listHints,
+        openTools: (stream) => planner.openSession(stream),
+        streams,
+      },
+    );
   };
 
   let starting: Promise<void> | undefined;
   const start = () => {
     starting ??= (async () => {
-      for (const entry of options.config?.plugins ?? []) {
+      for (const entry of config?.plugins ?? []) {
         if (entry.enabled) plugins.mount(await mountSpecFromEntry(entry));
       }
       for (const extra of options.plugins ?? [])
@@ -184,26 +256,31 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     return starting;
   };
 
-  const createHostSession = () => createSession(plugins, planner.openSession(), sessionOptions);
-
   return {
     plugins,
     tools,
     planner,
     logger,
     start,
-    createSession: createHostSession,
+    createServer,
     async connect(transport) {
       await start();
-      const session = createHostSession();
-      session.server.onclose = () => session.dispose();
-      await session.server.connect(transport);
-      closers.add(() => session.server.close());
-      return session;
+      const bound = createServer();
+      bound.server.onclose = () => bound.dispose();
+      await bound.server.connect(transport);
+      closers.add(() => bound.server.close());
+      return bound;
     },
-    async serveStdio() {
+    async serveStdio(io = {}) {
       await start();
-      const serving = await serveStdio(createHostSession());
+      const serving = serveStdio({
+        input: io.input as Readable | undefined,
+        output: io.output as Writable | undefined,
+        createServer,
+        listen,
+        logger,
+        legacyClients,
+      });
       closers.add(() => serving.close());
       return serving;
     },
@@ -212,12 +289,16 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       const serving = await serveHttp({
         host: http.host ?? '127.0.0.1',
         port: http.port,
+        path: http.path,
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
         authToken: http.authToken,
         maxBodyBytes: http.maxBodyBytes,
+        legacyClients,
         logger,
-        createSession: createHostSession,
+        createServer,
+        bus,
+        listen,
       });
       closers.add(() => serving.close());
       return serving;
@@ -226,6 +307,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       const closing = [...closers];
       closers.clear();
       await Promise.allSettled(closing.map((close) => close()));
+      unpublish();
+      listen.closeAll();
+      rounds.close();
+      streams.closeAll();
       planner.close();
       await learning?.close();
       await plugins.shutdown();

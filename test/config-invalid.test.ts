@@ -37,7 +37,8 @@ describe('unknown keys and bad values name the key, the file and its line', () =
     const text = '# Foresight\n\n[server]\nlog_level = "warn"\ntrnasport = "http"\n';
     expect(failure(text).message).toBe(
       `${FILE}:5: server.trnasport: unknown key "trnasport" (did you mean "transport"?); ` +
-        'allowed: transport, http, allowed_hosts, allowed_origins, auth_token_env, log_level',
+        'allowed: transport, http, allowed_hosts, allowed_origins, auth_token_env, log_level, legacy_clients, ' +
+        'request_state_key_env, request_state_ttl_s',
     );
   });
 

@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       allowedHosts: [],
       allowedOrigins: [],
       logLevel: 'info',
+      legacyClients: 'serve',
+      requestStateTtlS: 300,
     });
     expect(config.plugins).toHaveLength(1);
     expect(config.plugins[0]).toMatchObject({
@@ -32,6 +34,7 @@ describe('loadConfig', () => {
       prefix: 'workspace',
       enabled: true,
       isolation: 'inline',
+      cache: { ttlMs: 0, scope: 'private' },
       options: { root: dir },
       baseDir: dir,
       deadlinesMs: {

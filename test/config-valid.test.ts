@@ -80,6 +80,8 @@ describe('parseConfig with a full valid file', () => {
       allowedHosts: ['foresight.local'],
       allowedOrigins: ['https://app.example.com'],
       logLevel: 'debug',
+      legacyClients: 'serve',
+      requestStateTtlS: 300,
     });
   });
 

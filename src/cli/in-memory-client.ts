@@ -1,6 +1,5 @@
-// A real SDK Client connected to a host session in memory, so CLI commands see exactly what clients see.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+// A real SDK Client connected to a host in memory (a 2025-era connection), so CLI commands see what clients see.
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { ForesightHost } from '../create-host.js';
 import { FORESIGHT_VERSION } from '../version.js';
 

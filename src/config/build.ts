@@ -45,6 +45,7 @@ export function buildPluginEntry(name: string, settings: PluginSettings, context
     enabled: settings.enabled,
     deadlinesMs: settings.deadlinesMs,
     isolation: settings.isolation,
+    cache: settings.cache,
     options: settings.options,
     ...(file === undefined ? {} : { file }),
     line: lineOfKeyPath(keyLines, path) ?? 0,

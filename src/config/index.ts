@@ -1,7 +1,7 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
-export type { ServerConfig, HttpAddress, Transport } from './schema-server.js';
-export type { PluginDeadlines, PluginIsolation } from './schema-plugin.js';
+export type { ServerConfig, HttpAddress, Transport, LegacyPosture } from './schema-server.js';
+export type { PluginCacheHints, PluginDeadlines, PluginIsolation, CacheScope } from './schema-plugin.js';
 export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-enrich.js';
 export type { ToolOverride } from './schema-tools.js';
 export type { FormatConfig } from './schema-format.js';
@@ -11,7 +11,7 @@ export type { LoadConfigOptions } from './load.js';
 export { loadConfig, defaultConfig, CONFIG_FILE_NAME } from './load.js';
 export { parseConfig } from './parse.js';
 export { validatePluginOptions } from './plugin-options.js';
-export { readSecret, resolveAuthToken } from './secrets.js';
+export { readSecret, resolveAuthToken, resolveRequestStateKey } from './secrets.js';
 export { registerSecret, redactSecrets, redactSecretsIn } from './redact.js';
 export { EMBEDDED_DEFAULT } from './problems.js';
 export { DEFAULT_CALL_DEADLINE_MS, DEFAULT_LIFECYCLE_DEADLINE_MS } from './schema-plugin.js';

@@ -13,6 +13,11 @@ export const booleanValue = () => z.boolean(expecting('true or false'));
 
 export const positiveInt = (what = 'a positive integer') => z.int(expecting(what)).positive(expecting(what));
 
+export const intBetween = (min: number, max: number) => {
+  const message = expecting(`an integer from ${min} to ${max}`);
+  return z.int(message).min(min, message).max(max, message);
+};
+
 export const nonNegativeNumber = (what = 'a number >= 0') =>
   z.number(expecting(what)).min(0, expecting(what));
 

@@ -6,7 +6,7 @@ import { lineOfKeyPath, type KeyLines } from './key-path.js';
 import { locateKeys } from './locate.js';
 import { configProblemsError, fileSource, problemsFromIssues } from './problems.js';
 import { ConfigFileSchema } from './schema-file.js';
-import { readSecret } from './secrets.js';
+import { readSecret, resolveRequestStateKey } from './secrets.js';
 import type { ForesightConfig } from './types.js';
 
 /**
@@ -35,6 +35,7 @@ export function parseConfig(
   const config = buildConfig(result.data, { file: fileName, baseDir, keyLines });
   if (checkSecrets) {
     checkAuthToken(config, fileName, keyLines, env);
+    checkRequestStateKey(config, fileName, keyLines, env);
     checkPluginSecrets(config, fileName, keyLines, env);
   }
   return config;
@@ -52,6 +53,17 @@ function parseTomlText(text: string, fileName: string): Record<string, unknown> 
     syntax.cause = error;
     throw syntax;
   }
+}
+
+/** Fails at load, not at the first retried request, when the requestState key's variable is unset or short. */
+function checkRequestStateKey(
+  config: ForesightConfig,
+  fileName: string,
+  keyLines: KeyLines,
+  env: NodeJS.ProcessEnv,
+): void {
+  const line = lineOfKeyPath(keyLines, ['server', 'request_state_key_env']);
+  resolveRequestStateKey(config, env, `server.request_state_key_env in ${fileName}${line ? `:${line}` : ''}`);
 }
 
 /** Fails at load, not at the first request, when HTTP auth is configured but its variable is unset. */

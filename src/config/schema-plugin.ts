@@ -1,12 +1,35 @@
 // A [plugins.<name>] table: the host's keys (kind, prefix, deadlines, isolation) and the plugin's own options.
 import * as z from 'zod';
 import { isValidPluginId } from '../host/index.js';
-import { booleanValue, closedTable, nonEmptyString, oneOf, openTable, positiveInt } from './leaf-schemas.js';
+import {
+  booleanValue,
+  closedTable,
+  intBetween,
+  nonEmptyString,
+  oneOf,
+  openTable,
+  positiveInt,
+} from './leaf-schemas.js';
 
 export const DEFAULT_CALL_DEADLINE_MS = 30_000;
 export const DEFAULT_LIFECYCLE_DEADLINE_MS = 10_000;
 
 export const ISOLATIONS = ['inline', 'worker'] as const;
+export const CACHE_SCOPES = ['public', 'private'] as const;
+export type CacheScope = (typeof CACHE_SCOPES)[number];
+/** A day: the longest freshness a client is told it may assume. */
+export const MAX_CACHE_TTL_MS = 86_400_000;
+
+/**
+ * What a 2026-07-28 client is told about caching this plugin's lists and resource reads: how long they stay
+ * fresh, and whether a shared cache may serve them to anyone (`public`) or only to the same caller.
+ */
+export interface PluginCacheHints {
+  /** Default 0: stale at once. */
+  ttlMs: number;
+  /** Default "private". */
+  scope: CacheScope;
+}
 export type PluginIsolation = (typeof ISOLATIONS)[number];
 
 const NAME_RULE = `^[a-z][a-z0-9_]{0,31}$ without "__"`;
@@ -55,6 +78,7 @@ export interface PluginSettings {
   enabled: boolean;
   deadlinesMs: PluginDeadlines;
   isolation: PluginIsolation;
+  cache: PluginCacheHints;
   options: Record<string, unknown>;
 }
 
@@ -66,6 +90,8 @@ export const PluginSettingsSchema = openTable({
   deadline_ms: positiveInt().optional(),
   deadlines_ms: DeadlinesSchema.optional(),
   isolation: oneOf(ISOLATIONS).default('inline'),
+  cache_ttl_ms: intBetween(0, MAX_CACHE_TTL_MS).default(0),
+  cache_scope: oneOf(CACHE_SCOPES).default('private'),
 })
   .superRefine((table, ctx) => {
     if (table.use !== undefined && table.module !== undefined) {
@@ -78,7 +104,18 @@ export const PluginSettingsSchema = openTable({
     }
   })
   .transform((table): PluginSettings => {
-    const { use, module, prefix, enabled, deadline_ms, deadlines_ms, isolation, ...options } = table;
+    const {
+      use,
+      module,
+      prefix,
+      enabled,
+      deadline_ms,
+      deadlines_ms,
+      isolation,
+      cache_ttl_ms,
+      cache_scope,
+      ...options
+    } = table;
     const call = deadline_ms ?? DEFAULT_CALL_DEADLINE_MS;
     return {
       ...(use === undefined ? {} : { use }),
@@ -94,6 +131,7 @@ export const PluginSettingsSchema = openTable({
         shutdown: deadlines_ms?.shutdown ?? DEFAULT_LIFECYCLE_DEADLINE_MS,
       },
       isolation,
+      cache: { ttlMs: cache_ttl_ms, scope: cache_scope },
       options,
     };
   });

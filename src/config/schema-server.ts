@@ -1,12 +1,17 @@
 // The [server] table: transport, HTTP listen address, DNS-rebinding allow-lists, bearer token variable, log level.
 import * as z from 'zod';
-import { closedTable, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
+import { closedTable, intBetween, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const LEGACY_POSTURES = ['serve', 'reject'] as const;
+export type LegacyPosture = (typeof LEGACY_POSTURES)[number];
+
+export const DEFAULT_REQUEST_STATE_TTL_S = 300;
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3000;
@@ -59,6 +64,12 @@ export const ServerConfigSchema = closedTable({
     'an environment variable name such as "FORESIGHT_TOKEN"',
   ).optional(),
   log_level: oneOf(LOG_LEVELS).default('info'),
+  legacy_clients: oneOf(LEGACY_POSTURES).default('serve'),
+  request_state_key_env: matching(
+    ENV_NAME_PATTERN,
+    'an environment variable name such as "FORESIGHT_STATE_KEY"',
+  ).optional(),
+  request_state_ttl_s: intBetween(1, 86_400).default(DEFAULT_REQUEST_STATE_TTL_S),
 }).transform((raw): ServerConfig => ({
   transport: raw.transport,
   http: raw.http ?? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT },
@@ -66,6 +77,9 @@ export const ServerConfigSchema = closedTable({
   allowedOrigins: raw.allowed_origins,
   ...(raw.auth_token_env === undefined ? {} : { authTokenEnv: raw.auth_token_env }),
   logLevel: raw.log_level,
+  legacyClients: raw.legacy_clients,
+  ...(raw.request_state_key_env === undefined ? {} : { requestStateKeyEnv: raw.request_state_key_env }),
+  requestStateTtlS: raw.request_state_ttl_s,
 }));
 
 export interface ServerConfig {
@@ -81,4 +95,13 @@ export interface ServerConfig {
   authTokenEnv?: string;
   /** pino level; default "info". */
   logLevel: LogLevel;
+  /** Clients of the 2025 revisions (initialize, sessions): served (default) or refused with the supported versions. */
+  legacyClients: LegacyPosture;
+  /**
+   * Environment variable holding the key (at least 32 bytes) that signs requestState; processes that share it
+   * complete each other's multi round-trip requests. Default none: a random key per process.
+   */
+  requestStateKeyEnv?: string;
+  /** How long an issued requestState is accepted; default 300 s. */
+  requestStateTtlS: number;
 }

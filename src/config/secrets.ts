@@ -24,3 +24,29 @@ export function resolveAuthToken(
   const key = config.file === undefined ? 'server.auth_token_env' : `server.auth_token_env in ${config.file}`;
   return readSecret(variable, key, env);
 }
+
+/** The shortest requestState key accepted: what HMAC-SHA256 needs to be as strong as its hash. */
+export const MIN_REQUEST_STATE_KEY_BYTES = 32;
+
+/**
+ * The key that signs requestState, from server.request_state_key_env; undefined when none is configured (each
+ * process then makes its own). Throws naming the variable, never its value, when it is unset or too short.
+ */
+export function resolveRequestStateKey(
+  config: ForesightConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  where = config.file === undefined
+    ? 'server.request_state_key_env'
+    : `server.request_state_key_env in ${config.file}`,
+): string | undefined {
+  const variable = config.server.requestStateKeyEnv;
+  if (variable === undefined) return undefined;
+  const value = readSecret(variable, where, env);
+  const bytes = Buffer.byteLength(value);
+  if (bytes < MIN_REQUEST_STATE_KEY_BYTES)
+    throw errors.configInvalid(
+      where,
+      `${variable} holds ${bytes} bytes; the requestState key needs at least ${MIN_REQUEST_STATE_KEY_BYTES} (for example the output of \`openssl rand -base64 48\`)`,
+    );
+  return value;
+}

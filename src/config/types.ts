@@ -3,7 +3,7 @@ import type { KeyLines } from './key-path.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
 import type { PlannerConfig } from './schema-file.js';
 import type { FormatConfig } from './schema-format.js';
-import type { PluginDeadlines, PluginIsolation } from './schema-plugin.js';
+import type { PluginCacheHints, PluginDeadlines, PluginIsolation } from './schema-plugin.js';
 import type { ServerConfig } from './schema-server.js';
 import type { ToolOverride } from './schema-tools.js';
 
@@ -23,6 +23,8 @@ export interface PluginEntry {
   deadlinesMs: PluginDeadlines;
   /** Default "inline". */
   isolation: PluginIsolation;
+  /** cache_ttl_ms (default 0) and cache_scope (default "private"): caching hints for 2026-07-28 clients. */
+  cache: PluginCacheHints;
   /** Every non-host key of the table, raw: the plugin validates them (see validatePluginOptions). */
   options: Record<string, unknown>;
   /** The config file, or undefined for the embedded default. */

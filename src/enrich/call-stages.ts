@@ -1,5 +1,5 @@
 // The two halves of a call around the plugin: arguments back through the chain and validated; the result out through it.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describeThrown, errors, isForesightError } from '../host/index.js';
 import type { EnrichedTool } from './enrich-tool.js';
 import type { ArgumentValidator } from './validate.js';

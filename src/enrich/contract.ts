@@ -1,5 +1,5 @@
 // Types of the enricher contract: what a plugin or the config supplies to fit tool schemas to a user's projects.
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 
 export const TOOL_CATEGORIES = [
   'issue_tracker',

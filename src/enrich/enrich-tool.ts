@@ -1,6 +1,12 @@
 // Runs one tool's schema through its enricher chain: the tool as listed, and what its calls are checked against.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type ForesightError, type PublishedToolEntry, describeThrown, errors } from '../host/index.js';
+
+import {
+  type ForesightError,
+  type McpTool,
+  type PublishedToolEntry,
+  describeThrown,
+  errors,
+} from '../host/index.js';
 import type { ChainLink, ToolChain } from './chain.js';
 import type { ToolCategory, ToolRef } from './contract.js';
 import { EditableToolSchema } from './tool-schema.js';
@@ -9,7 +15,7 @@ import { EditableToolSchema } from './tool-schema.js';
 export interface EnrichedTool {
   ref: ToolRef;
   /** As listed. */
-  tool: Tool;
+  tool: McpTool;
   links: readonly ChainLink[];
   /** Holds the renames, for mapping arguments back and naming parameters in errors. */
   schema: EditableToolSchema;
@@ -63,7 +69,7 @@ export function enrichTool(entry: PublishedToolEntry, chain: ToolChain): ToolOut
       tool: {
         ...rest,
         ...(description === undefined ? {} : { description }),
-        inputSchema: inputSchema as Tool['inputSchema'],
+        inputSchema: inputSchema as McpTool['inputSchema'],
         ...(annotations === undefined ? {} : { annotations }),
       },
       links: chain.links,

@@ -1,8 +1,9 @@
 // The enrichment pipeline in front of the plugin host: the cached enriched tool list, and every tool call's way through the chain.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import {
   type CallEnvironment,
   type Logger,
+  type McpTool,
   type PluginHost,
   type PublishedToolEntry,
   describeThrown,
@@ -26,7 +27,7 @@ export interface ToolPipelineOptions {
 /** What the pipeline built for one rebuild of the catalog. */
 interface Built {
   outcomes: Map<string, ToolOutcome>;
-  listed: Tool[];
+  listed: McpTool[];
   /** The listed tools as JSON, to tell whether a rebuild changed what clients see; made when first needed. */
   fingerprint?: string;
 }
@@ -51,7 +52,7 @@ export class ToolPipeline {
   }
 
   /** The enriched list, built on first use and after each change. */
-  listTools(): Tool[] {
+  listTools(): McpTool[] {
     return this.current().listed;
   }
 
@@ -143,7 +144,7 @@ export class ToolPipeline {
     };
     const scopedLinks = new Map<readonly ToolEnricher[], ChainLink[]>();
     const outcomes = new Map<string, ToolOutcome>();
-    const listed: Tool[] = [];
+    const listed: McpTool[] = [];
     for (const entry of this.options.host.publishedTools()) {
       let scoped = scopedLinks.get(entry.enrichers);
       if (!scoped) {

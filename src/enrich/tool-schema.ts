@@ -1,5 +1,5 @@
 // The editable copy of one tool's input schema that the enricher chain rewrites, and what calls are checked against.
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { ENRICHED_ENUM_MARKER, type ToolSchema } from './contract.js';
 
 type Json = Record<string, unknown>;

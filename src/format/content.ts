@@ -1,5 +1,5 @@
 // The budget for results without structuredContent: text blocks are kept in order and cut, other blocks pass through.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { cutWithNote } from './text.js';
 import { tokensWithin } from './tokens.js';
 

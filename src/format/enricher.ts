@@ -1,5 +1,5 @@
 // The global format enricher: adds the `format` parameter to tracker and repository reads, and renders their results.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolEnricher, ToolRef } from '../enrich/index.js';
 import { errors } from '../host/index.js';
 import { fitTextContent } from './content.js';

@@ -13,10 +13,10 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   Root,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
 
 /** Plugin ids, and so default prefixes: lowercase, start with a letter, at most 32 chars. */
@@ -60,7 +60,24 @@ export interface PluginContext {
  * An MCP tool as the plugin names it. `category` ties it to the enrichers that serve that category;
  * `formatted` asks for the format layer's `format` parameter whatever the category. Neither is published.
  */
-export type ToolDescriptor = Tool & { category?: ToolCategory; formatted?: boolean };
+export type ToolDescriptor = McpTool & { category?: ToolCategory; formatted?: boolean };
+
+/**
+ * A tool's input or output JSON Schema: an object schema whose property schemas may be any JSON Schema object
+ * (the SDK types them as JSON values, which a schema built in code rarely satisfies without a cast).
+ */
+export interface ToolJsonSchema {
+  type: 'object';
+  properties?: Record<string, object>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
+/** An MCP tool with its schemas typed as JSON Schema objects; passed to clients unchanged. */
+export type McpTool = Omit<Tool, 'inputSchema' | 'outputSchema'> & {
+  inputSchema: ToolJsonSchema;
+  outputSchema?: ToolJsonSchema;
+};
 
 export interface RequestContext {
   /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
@@ -84,15 +101,40 @@ export interface RequestContext {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** True when the planner runs this call ahead of the agent. */
   speculative: boolean;
-  createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult>;
-  elicit(params: ElicitRequest['params']): Promise<ElicitResult>;
+  /**
+   * Asks the client's model for a completion (sampling). Rejects with `E_CAPABILITY_MISSING` when the client
+   * did not declare the capability, and in a speculative call. See `elicit` for how it works on each protocol era.
+   */
+  createMessage(
+    params: CreateMessageRequest['params'],
+    options?: InputRequestOptions,
+  ): Promise<CreateMessageResult>;
+  /**
+   * Asks the user through the client (elicitation). A client of the 2025 revisions gets a request during the
+   * call. A client of the 2026-07-28 revision gets an `input_required` result and retries with the answer: the
+   * call goes on where it waited when the retry reaches this process while it waits, and is run again from
+   * the start otherwise (another process, or after its deadline), with this call answered at once from the
+   * retry. So work done before `elicit` may run more than once: do side effects after the answers, or make
+   * them idempotent (docs/writing-plugins.md, "Asking the client").
+   */
+  elicit(params: ElicitRequest['params'], options?: InputRequestOptions): Promise<ElicitResult>;
   /** The client's roots (`roots/list`); rejects like `elicit` when the client lacks the capability. */
-  listRoots?(): Promise<ListRootsResult>;
+  listRoots?(options?: InputRequestOptions): Promise<ListRootsResult>;
   /**
    * Over Streamable HTTP, ends this request's SSE stream early so the client reconnects and polls for the
    * result (SEP-1699); undefined on transports and clients without it.
    */
   closeSSEStream?(): void;
+}
+
+/** How a request for input is named to the client. */
+export interface InputRequestOptions {
+  /**
+   * Its key in the `inputRequests` of a 2026-07-28 client (and in the answers the client sends back); default
+   * `elicitation-1`, `sampling-1`, `roots-1`, … numbered in the order the call asks. Ignored by 2025 clients.
+   * Give one when the client must recognise the request, or when several are asked at once under one kind.
+   */
+  key?: string;
 }
 
 /**

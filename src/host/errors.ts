@@ -220,6 +220,49 @@ export const errors = {
     (target: string, detail: string) => `${target} returned a malformed result: ${detail}`,
   ),
   unauthorized: define('E_UNAUTHORIZED', 'invalid_input', () => 'missing or wrong bearer token'),
+  // multi round-trip requests (protocol revision 2026-07-28)
+  requestStateInvalid: define(
+    'E_REQUEST_STATE_INVALID',
+    'invalid_input',
+    (target: string) =>
+      `requestState for ${target} failed its integrity check: it was altered, or was not issued by this server (nor by one sharing its request_state_key_env); send the request again without requestState`,
+  ),
+  requestStateExpired: define(
+    'E_REQUEST_STATE_EXPIRED',
+    'invalid_input',
+    (target: string, ttlS: number) =>
+      `requestState for ${target} has expired (it is valid for ${ttlS} s); send the request again without requestState`,
+  ),
+  requestStateForeign: define(
+    'E_REQUEST_STATE_FOREIGN',
+    'invalid_input',
+    (target: string) =>
+      `requestState for ${target} was issued to another caller; send the request again without requestState`,
+  ),
+  requestStateMismatch: define(
+    'E_REQUEST_STATE_MISMATCH',
+    'invalid_input',
+    (target: string, issuedFor: string) =>
+      `requestState was issued for ${issuedFor}, not for ${target}; send the request again without requestState, or with the arguments it was issued for`,
+  ),
+  requestStateTooLarge: define(
+    'E_REQUEST_STATE_TOO_LARGE',
+    'invalid_input',
+    (bytes: number, limit: number) =>
+      `requestState is ${bytes} bytes, over the ${limit}-byte limit (Foresight never issues a larger one); send the request again without requestState`,
+  ),
+  inputKeyReused: define(
+    'E_INPUT_KEY_REUSED',
+    'invalid_input',
+    (key: string) =>
+      `the call asked the client for input under key ${quote(key)} while an earlier request under that key is still unanswered; give each concurrent request its own key`,
+  ),
+  inputRoundsExceeded: define(
+    'E_INPUT_ROUNDS_EXCEEDED',
+    'invalid_input',
+    (target: string, rounds: number) =>
+      `${target} asked the client for input ${rounds} times without finishing; send the request again without requestState to start over`,
+  ),
   // workspace plugin
   pathOutsideRoot: define(
     'E_PATH_OUTSIDE_ROOT',

@@ -1,5 +1,9 @@
 // A mounted plugin: its provider, where it publishes, its deadlines, and the snapshot of its catalogs.
-import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { ToolEnricher } from '../enrich/index.js';
 import type { Logger, Plugin, PluginProvider, ToolDescriptor } from './contract.js';
 

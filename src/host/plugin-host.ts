@@ -3,14 +3,16 @@ import {
   CallToolResultSchema,
   GetPromptResultSchema,
   ReadResourceResultSchema,
-  type CallToolResult,
-  type CompleteResult,
-  type GetPromptResult,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { CatalogKind, CompletionRequest, Logger, PluginContext, PluginHealth } from './contract.js';
 import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
@@ -245,6 +247,11 @@ export class PluginHost {
 
   listPrompts(): Prompt[] {
     return this.mounts.flatMap((m) => m.catalog.prompts.map((p) => publishedPrompt(m, p)));
+  }
+
+  /** The instance name of the plugin that owns a published URI; undefined when none does. */
+  ownerOfUri(uri: string): string | undefined {
+    return routeUri(this.routes, uri)?.mount.name;
   }
 
   mountedPlugins(): readonly MountedPlugin[] {

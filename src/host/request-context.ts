@@ -6,8 +6,8 @@ import type {
   ElicitResult,
   ListRootsResult,
   LoggingLevel,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { RequestContext } from './contract.js';
+} from '@modelcontextprotocol/server';
+import type { InputRequestOptions, RequestContext } from './contract.js';
 import { errors } from './errors.js';
 
 /** What the protocol layer offers one request; every member is optional so embedders and tests can omit them. */
@@ -21,11 +21,19 @@ export interface CallEnvironment {
   sendProgress?(progress: number, total?: number, message?: string): Promise<void>;
   sendLog?(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Undefined when the client did not declare the sampling capability. */
-  createMessage?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  createMessage?(
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+    options?: InputRequestOptions,
+  ): Promise<CreateMessageResult>;
   /** Undefined when the client did not declare the elicitation capability. */
-  elicit?(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  elicit?(
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+    options?: InputRequestOptions,
+  ): Promise<ElicitResult>;
   /** Undefined when the client did not declare the roots capability. */
-  listRoots?(signal: AbortSignal): Promise<ListRootsResult>;
+  listRoots?(signal: AbortSignal, options?: InputRequestOptions): Promise<ListRootsResult>;
   speculative?: boolean;
   closeSSEStream?(): void;
 }
@@ -111,21 +119,24 @@ export class CallContext implements RequestContext {
     if (this.#open && !this.speculative) await this.#env.sendLog?.(level, data, logger);
   }
 
-  async createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult> {
+  async createMessage(
+    params: CreateMessageRequest['params'],
+    options?: InputRequestOptions,
+  ): Promise<CreateMessageResult> {
     if (this.speculative) throw errors.speculativeForbidden('sampling (createMessage)');
     if (!this.#env.createMessage) throw errors.capabilityMissing('sampling');
-    return this.#env.createMessage(params, this.signal);
+    return this.#env.createMessage(params, this.signal, options);
   }
 
-  async elicit(params: ElicitRequest['params']): Promise<ElicitResult> {
+  async elicit(params: ElicitRequest['params'], options?: InputRequestOptions): Promise<ElicitResult> {
     if (this.speculative) throw errors.speculativeForbidden('elicitation (elicit)');
     if (!this.#env.elicit) throw errors.capabilityMissing('elicitation');
-    return this.#env.elicit(params, this.signal);
+    return this.#env.elicit(params, this.signal, options);
   }
 
-  async listRoots(): Promise<ListRootsResult> {
+  async listRoots(options?: InputRequestOptions): Promise<ListRootsResult> {
     if (this.speculative) throw errors.speculativeForbidden('roots (listRoots)');
     if (!this.#env.listRoots) throw errors.capabilityMissing('roots');
-    return this.#env.listRoots(this.signal);
+    return this.#env.listRoots(this.signal, options);
   }
 }

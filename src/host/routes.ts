@@ -1,7 +1,11 @@
 // The exact route table from published tool names, prompt names and URI schemes to mounted plugins.
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { ToolEnricher, ToolRef } from '../enrich/index.js';
-import type { ToolDescriptor } from './contract.js';
+import type { McpTool, ToolDescriptor } from './contract.js';
 import { errors } from './errors.js';
 import type { Mount } from './mount.js';
 import { checkPromptName, checkPublishedToolName, publishName, publishUri, uriScheme } from './names.js';
@@ -17,7 +21,7 @@ export interface ToolRoute {
 /** A published tool as the enrichment pipeline sees it: its MCP form, its identity, its plugin's enrichers. */
 export interface PublishedToolEntry {
   /** As published before enrichment: public name, no category. */
-  tool: Tool;
+  tool: McpTool;
   ref: ToolRef;
   /** The owning plugin's enrichers, scoped to its tools. */
   enrichers: readonly ToolEnricher[];
@@ -113,7 +117,7 @@ function toolRef(mount: Mount, descriptor: ToolDescriptor, published: string): T
   });
 }
 
-function publishedTool(route: ToolRoute): Tool {
+function publishedTool(route: ToolRoute): McpTool {
   const { category: _category, formatted: _formatted, ...tool } = route.descriptor;
   return { ...tool, name: route.published };
 }

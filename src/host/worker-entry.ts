@@ -1,7 +1,14 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ToolCategory } from '../enrich/index.js';
-import type { CatalogKind, Logger, PluginContext, PluginProvider, RequestContext } from './contract.js';
+import type {
+  CatalogKind,
+  InputRequestOptions,
+  Logger,
+  PluginContext,
+  PluginProvider,
+  RequestContext,
+} from './contract.js';
 import { readCatalog, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
 import { describeThrown, errors } from './errors.js';
@@ -64,8 +71,20 @@ function hostRequest(message: (requestId: number) => WorkerMessage): Promise<nev
   });
 }
 
-function clientRequest(id: number, kind: ClientRequestKind, params: unknown): Promise<never> {
-  return hostRequest((requestId) => ({ type: 'clientRequest', id, requestId, kind, params }));
+function clientRequest(
+  id: number,
+  kind: ClientRequestKind,
+  params: unknown,
+  options: InputRequestOptions | undefined,
+): Promise<never> {
+  return hostRequest((requestId) => ({
+    type: 'clientRequest',
+    id,
+    requestId,
+    kind,
+    params,
+    ...(options ? { options: { ...options } } : {}),
+  }));
 }
 
 function contextFor(id: number, method: string, progressRequested: boolean, deadlineAt: number): CallContext {
@@ -81,9 +100,9 @@ function contextFor(id: number, method: string, progressRequested: boolean, dead
         : {}),
       sendLog: async (level, payload, logger) =>
         post({ type: 'clientLog', id, level, data: toCloneable(payload), ...(logger ? { logger } : {}) }),
-      createMessage: (params) => clientRequest(id, 'createMessage', params),
-      elicit: (params) => clientRequest(id, 'elicit', params),
-      listRoots: () => clientRequest(id, 'listRoots', undefined),
+      createMessage: (params, _signal, options) => clientRequest(id, 'createMessage', params, options),
+      elicit: (params, _signal, options) => clientRequest(id, 'elicit', params, options),
+      listRoots: (_signal, options) => clientRequest(id, 'listRoots', undefined, options),
     },
     method,
     () => {},

@@ -1,6 +1,6 @@
 // Messages between the host and a plugin running in a worker thread, and how errors cross that line.
 import type { ToolCategory } from '../enrich/index.js';
-import type { CatalogKind, PluginHealth } from './contract.js';
+import type { CatalogKind, InputRequestOptions, PluginHealth } from './contract.js';
 import { ForesightError, type ErrorKind, describeThrown, isForesightError } from './errors.js';
 import type { Catalog } from './mount.js';
 
@@ -68,7 +68,14 @@ export type WorkerMessage =
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'progress'; id: number; progress: number; total?: number; message?: string }
   | { type: 'clientLog'; id: number; level: string; data: unknown; logger?: string }
-  | { type: 'clientRequest'; id: number; requestId: number; kind: ClientRequestKind; params: unknown }
+  | {
+      type: 'clientRequest';
+      id: number;
+      requestId: number;
+      kind: ClientRequestKind;
+      params: unknown;
+      options?: InputRequestOptions;
+    }
   | { type: 'catalog'; kind: CatalogKind; catalog: Catalog }
   | { type: 'resourceUpdated'; uri: string }
   /** The provider's `health()` changed (polled in the worker, and checked after each call). */

@@ -8,7 +8,7 @@ import type {
   GetPromptResult,
   LoggingLevel,
   ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
 import type {
   CompletionResult,
@@ -216,10 +216,10 @@ class WorkerThread {
         this.reply(
           message.requestId,
           message.kind === 'createMessage'
-            ? call.ctx.createMessage(message.params as CreateMessageRequest['params'])
+            ? call.ctx.createMessage(message.params as CreateMessageRequest['params'], message.options)
             : message.kind === 'elicit'
-              ? call.ctx.elicit(message.params as ElicitRequest['params'])
-              : (call.ctx.listRoots?.() ?? Promise.reject(errors.capabilityMissing('roots'))),
+              ? call.ctx.elicit(message.params as ElicitRequest['params'], message.options)
+              : (call.ctx.listRoots?.(message.options) ?? Promise.reject(errors.capabilityMissing('roots'))),
         );
         return;
       }

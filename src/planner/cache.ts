@@ -1,10 +1,15 @@
 // Holds speculative results until the agent's own call asks for them: bounded by bytes, expired by an injected clock.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import { canonicalJson } from './plan.js';
 
 export interface CacheKeyParts {
-  /** The client session; undefined for results the plugin declares session-independent (served to all). */
+  /**
+   * Who the result was fetched for: no entry is ever served to another principal, not even a
+   * session-independent one.
+   */
+  principal: string;
+  /** The agent stream; undefined for results the plugin declares session-independent (served to the principal's every stream). */
   session: string | undefined;
   /** Published tool name. */
   tool: string;
@@ -127,9 +132,9 @@ export class ResultCache {
     return { ...this.counts };
   }
 
-  /** Session, tool and canonical args as one string: a JSON array, so no separator can collide. */
+  /** Principal, session, tool and canonical args as one string: a JSON array, so no separator can collide. */
   static key(parts: CacheKeyParts): string {
-    return `[${JSON.stringify(parts.session ?? null)},${JSON.stringify(parts.tool)},${parts.argsKey ?? canonicalJson(parts.args)}]`;
+    return `[${JSON.stringify(parts.principal)},${JSON.stringify(parts.session ?? null)},${JSON.stringify(parts.tool)},${parts.argsKey ?? canonicalJson(parts.args)}]`;
   }
 
   /**
@@ -370,6 +375,7 @@ export class ResultCache {
 function ownCopy(parts: CacheKeyParts): CacheKeyParts {
   const argsKey = parts.argsKey ?? canonicalJson(parts.args);
   return {
+    principal: parts.principal,
     session: parts.session,
     tool: parts.tool,
     args: JSON.parse(argsKey) as Record<string, unknown>,

@@ -1,6 +1,6 @@
 // The planner at run time: answers agent calls from speculative results, and runs the likely next calls ahead.
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { PlannerConfig, ToolOverride } from '../config/index.js';
 import type {
   EnrichedTool,
@@ -9,7 +9,7 @@ import type {
   ToolPipeline,
   ToolValueModel,
 } from '../enrich/index.js';
-import { type CallEnvironment, type Logger, describeThrown, errors } from '../host/index.js';
+import { type CallEnvironment, type Logger, type McpTool, describeThrown, errors } from '../host/index.js';
 import { ResultCache, type CacheKeyParts, type CachedResult } from './cache.js';
 import { type PlannerCounters, zeroCounters } from './counters.js';
 import { type DispatchHandle, Dispatcher } from './dispatcher.js';
@@ -50,9 +50,18 @@ export interface PlannerOptions {
   cacheMaxBytes?: number;
 }
 
+/** What the planner learns and speculates per: one agent's stream of calls, and who that agent is. */
+export interface AgentStream {
+  id: string;
+  principal: string;
+}
+
+/** The principal of a stream opened without one: the local user (stdio, embedding code). */
+export const DEFAULT_PRINCIPAL = 'local';
+
 /** What clients of one session call: the tool list and calls, with the planner in front. */
 export interface PlannedTools {
-  listTools(): Tool[];
+  listTools(): McpTool[];
   callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
   onToolsChanged(listener: () => void): () => void;
   /** The session has ended: its learning windows close, its own cached results go. */
@@ -135,10 +144,12 @@ export class Planner {
   private readonly budget: WasteBudget;
   private readonly memos = new WeakMap<EnrichedTool, ToolMemo>();
   /** The tools follow-up links lead to, for the catalog build `listed` came from. */
-  private targets: { listed: readonly Tool[]; names: ReadonlySet<string> } | undefined;
+  private targets: { listed: readonly McpTool[]; names: ReadonlySet<string> } | undefined;
   /** Jobs waiting for a slot, by cache key: covered for planning, cancelled when the agent calls first. */
   private readonly queued = new Map<string, QueuedCall>();
   private readonly listings = new Map<string, Listing[]>();
+  /** Each open stream's principal. */
+  private readonly principals = new Map<string, string>();
   /** One per speculative call running: the host wants a signal per request, and close() aborts them. */
   private readonly speculating = new Set<AbortController>();
   private closed = false;
@@ -169,10 +180,16 @@ export class Planner {
     this.earlier = earlier;
   }
 
-  /** A new client session's view of the tools. */
-  openSession(): PlannedTools {
+  /**
+   * One agent stream's view of the tools (what the planner learns and speculates per). `stream.id` defaults to
+   * a fresh id; `stream.principal` (default `local`) scopes the cache: no result is served to another principal.
+   * Streams are independent of transports: a legacy session, a stdio connection, or the modern requests of one
+   * principal and client (see docs/planner.md, "Agent streams").
+   */
+  openSession(stream: Partial<AgentStream> = {}): PlannedTools {
     const { pipeline } = this.options;
-    const session = randomUUID();
+    const session = stream.id ?? randomUUID();
+    this.principals.set(session, stream.principal ?? DEFAULT_PRINCIPAL);
     const base = {
       listTools: () => pipeline.listTools(),
       onToolsChanged: (listener: () => void) => pipeline.onToolsChanged(listener),
@@ -181,7 +198,7 @@ export class Planner {
       return {
         ...base,
         callTool: (name, args, env) => pipeline.callTool(name, args, env),
-        dispose: () => {},
+        dispose: () => this.principals.delete(session),
       };
     }
     return {
@@ -319,7 +336,13 @@ export class Planner {
   ): Promise<{ result: CallToolResult; served: Served } | undefined> {
     if (this.cache.isEmpty && this.queued.size === 0) return undefined;
     const name = prepared.enriched.ref.published;
-    const parts: CacheKeyParts = { session, tool: name, args: prepared.args, argsKey };
+    const parts: CacheKeyParts = {
+      principal: this.principalOf(session),
+      session,
+      tool: name,
+      args: prepared.args,
+      argsKey,
+    };
     this.cancelQueued(parts);
     let found: { result: CallToolResult; served: Served } | undefined;
     const cached = this.cache.get(parts, (entry) => this.stillFresh(prepared, entry));
@@ -582,6 +605,7 @@ export class Planner {
 
   private partsFor(session: string, tool: string, set: PreparedSet, model: ToolValueModel): CacheKeyParts {
     return {
+      principal: this.principalOf(session),
       session: model.sessionIndependent === true ? undefined : session,
       tool,
       args: set.prepared.args,
@@ -623,7 +647,13 @@ export class Planner {
     return listing;
   }
 
+  /** The principal a stream was opened for; a stream the planner never opened is its own principal. */
+  private principalOf(session: string): string {
+    return this.principals.get(session) ?? session;
+  }
+
   private endSession(session: string): void {
+    this.principals.delete(session);
     this.listings.delete(session);
     this.learner?.endSession(session);
     this.cache.dropSession(session);

@@ -1,6 +1,6 @@
 // Reads follow-up arguments out of a tool result: a small path syntax (`items[*].key`) over structured data,
 // and filters (`| lines`, `| match(re)`) for results that carry a list as text, one item a line.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FollowUpLink } from '../enrich/index.js';
 
 /** Most argument sets one follow-up link produces. */

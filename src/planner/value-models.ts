@@ -1,5 +1,5 @@
 // One value model per published tool: built-in defaults, then the enricher's, then the user's "*" and named blocks.
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolOverride } from '../config/index.js';
 import type { ToolValueModel } from '../enrich/index.js';
 

@@ -1,6 +1,5 @@
 // A bounded in-memory event store so Streamable HTTP clients can resume a stream with Last-Event-ID.
-import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 interface StoredEvent {
   streamId: string;

@@ -1,13 +1,23 @@
-// Streamable HTTP serving: one SDK transport and one session Server per MCP session, on a loopback listener.
-import { randomUUID } from 'node:crypto';
+// Streamable HTTP serving of both protocol eras on one loopback listener: 2026-07-28 requests through the SDK's
+// per-request entry (createMcpHandler), 2025 clients in sessions (one SDK transport and server per session).
+import { createHash, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  type ServerEventBus,
+  classifyInboundRequest,
+  createMcpHandler,
+  isInitializeRequest,
+} from '@modelcontextprotocol/server';
+import type { LegacyPosture } from '../config/index.js';
 import type { Logger } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
-import type { Session } from './session.js';
+import { type ListenSubscriptions, listenedResources } from './listen.js';
+import type { Binding, BoundServer } from './server-factory.js';
 import { NOT_JSON_RPC } from './wire-errors.js';
 
 export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
@@ -17,24 +27,30 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   path?: string;
   /** Largest request body accepted; default 4 MiB. */
   maxBodyBytes?: number;
-  /** Suggested SSE reconnect delay sent to clients; default 1000 ms. */
+  /** Suggested SSE reconnect delay sent to legacy clients; default 1000 ms. */
   retryIntervalMs?: number;
-  /** A session with no request for this long is closed (clients rarely send DELETE); default 30 min. */
+  /** A legacy session with no request for this long is closed (clients rarely send DELETE); default 30 min. */
   sessionIdleMs?: number;
+  /** Default "serve". */
+  legacyClients?: LegacyPosture;
   logger: Logger;
-  createSession(): Session;
+  createServer(binding: Binding): BoundServer;
+  /** Where the host's change events reach modern listen streams. */
+  bus: ServerEventBus;
+  listen: ListenSubscriptions;
 }
 
 export interface HttpServing {
   url: string;
   port: number;
+  /** Open legacy sessions. */
   sessionCount(): number;
   close(): Promise<void>;
 }
 
 interface LiveSession {
-  transport: StreamableHTTPServerTransport;
-  session: Session;
+  transport: NodeStreamableHTTPServerTransport;
+  bound: BoundServer;
   lastSeenMs: number;
 }
 
@@ -78,28 +94,89 @@ function isJsonRpcPayload(body: unknown): boolean {
   return items.length > 0 && items.every((item) => JSONRPCMessageSchema.safeParse(item).success);
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The principal of an HTTP request: the bearer token's holder when one is configured, else its address. */
+function principalOf(req: IncomingMessage, tokenFingerprint: string | undefined): string {
+  return tokenFingerprint ?? `address:${req.socket.remoteAddress ?? 'unknown'}`;
+}
+
+/** Carries the principal to the server the SDK builds (its factory and handlers see `authInfo`); never a token. */
+function authInfoOf(principal: string): AuthInfo {
+  return { token: '', clientId: principal, scopes: [], extra: { principal } };
+}
+
+/** The principal a modern request's factory was handed. */
+export function principalFromAuthInfo(authInfo: AuthInfo | undefined): string {
+  const principal = authInfo?.extra?.principal;
+  return typeof principal === 'string' ? principal : 'address:unknown';
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new Map<string, LiveSession>();
   let guard = createHttpGuard({ ...options, port: options.port });
+  // Holders of the static token share one principal; the fingerprint names it without carrying it.
+  const tokenFingerprint =
+    options.authToken === undefined
+      ? undefined
+      : `token:${createHash('sha256').update(options.authToken).digest('base64url').slice(0, 16)}`;
 
-  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    const session = options.createSession();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+  const modern = createMcpHandler(
+    ({ era, authInfo }) =>
+      options.createServer({
+        era,
+        connection: { transport: 'http', principal: principalFromAuthInfo(authInfo) },
+      }).server,
+    {
+      legacy: 'reject',
+      bus: options.bus,
+      maxRequestBodySize: maxBodyBytes,
+      onerror: (error) => options.logger.debug({ err: error.message }, 'http: request refused or failed'),
+    },
+  );
+  const serveModern = toNodeHandler(modern, {
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => options.logger.error({ err: error.message }, 'http: request failed'),
+  });
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: string) => {
+    const bound = options.createServer({
+      era: 'legacy',
+      connection: { transport: 'http', principal, stream: `session:${randomUUID()}` },
+    });
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: createMemoryEventStore(),
       retryInterval: options.retryIntervalMs ?? 1_000,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, session, lastSeenMs: Date.now() });
+        sessions.set(id, { transport, bound, lastSeenMs: Date.now() });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
-      session.dispose();
+      bound.dispose();
     };
-    await session.server.connect(transport);
+    await bound.server.connect(transport);
     await transport.handleRequest(req, res, body);
+  };
+
+  /**
+   * A modern request. A listen stream subscribes its resources at their plugins while its response is open
+   * (a refused listen closes at once, and unsubscribes as quickly).
+   */
+  const handleModern = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const listen = listenedResources(body);
+    if (listen && listen.uris.length > 0) {
+      const key = `http:${randomUUID()}`;
+      options.listen.opened(key, listen.uris);
+      res.once('close', () => options.listen.closed(key));
+    }
+    await serveModern(req, res, body);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -110,21 +187,34 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (verdict.status === 401) res.setHeader('www-authenticate', 'Bearer');
       return sendJsonRpcError(res, verdict.status, -32600, verdict.message);
     }
-    const sessionId = req.headers['mcp-session-id'];
-    const live = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    const principal = principalOf(req, tokenFingerprint);
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal);
+    const sessionId = header(req, 'mcp-session-id');
+    const live = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (live) live.lastSeenMs = Date.now();
+
+    const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
+    if (req.method === 'POST' && !isJsonRpcPayload(body))
+      return sendJsonRpcError(res, 400, -32600, NOT_JSON_RPC);
+    const era = classifyInboundRequest({
+      httpMethod: req.method ?? 'GET',
+      protocolVersionHeader: header(req, 'mcp-protocol-version'),
+      mcpMethodHeader: header(req, 'mcp-method'),
+      mcpNameHeader: header(req, 'mcp-name'),
+      ...(body === undefined ? {} : { body }),
+    });
+    // Modern requests, the requests the SDK refuses (mismatched headers, unknown versions), and every request
+    // when 2025 clients are refused: the SDK's entry answers them.
+    if (era.kind !== 'legacy' || options.legacyClients === 'reject') return handleModern(req, res, body);
+
     if (req.method === 'POST') {
-      const body = await readJsonBody(req, maxBodyBytes);
-      if (!isJsonRpcPayload(body)) {
-        return sendJsonRpcError(res, 400, -32600, NOT_JSON_RPC);
-      }
       if (live) return live.transport.handleRequest(req, res, body);
       if (sessionId !== undefined)
         return sendJsonRpcError(res, 404, -32001, 'session not found; initialize again');
       if (!isInitializeRequest(body)) {
         return sendJsonRpcError(res, 400, -32600, 'no session: the first request must be initialize');
       }
-      return openSession(req, res, body);
+      return openSession(req, res, body, principal);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!live) {
@@ -180,6 +270,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     sessionCount: () => sessions.size,
     close: async () => {
       clearInterval(sweeper);
+      // Listen streams get their graceful end (the empty listen result) before the connections go.
+      await modern.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       sessions.clear();
       server.closeAllConnections();

@@ -1,11 +1,19 @@
-// Public surface of the protocol area: sessions on the SDK's low-level Server, stdio and Streamable HTTP.
+// Public surface of the protocol area: both MCP eras on SDK v2 over stdio and Streamable HTTP, multi round-trip
+// requests, listen streams, and the one place errors become wire answers.
 export {
-  createSession,
+  createBoundServer,
+  type Binding,
+  type BoundServer,
   type BuiltinResource,
-  type Session,
-  type SessionOptions,
-  type ToolService,
-} from './session.js';
-export { serveStdio, type StdioServing } from './stdio.js';
+  type ServerFactoryOptions,
+} from './server-factory.js';
+export type { ToolService } from './tool-service.js';
+export { type Connection, type ProtocolEra, LOCAL_PRINCIPAL, modernStreamKey, traceIdOf } from './caller.js';
+export { AgentStreams, type AgentStreamsOptions } from './agent-streams.js';
+export { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, combinedHints } from './cache-hints.js';
+export { RequestStateSeal, MAX_REQUEST_STATE_BYTES, type RequestStateSealOptions } from './request-state.js';
+export { InputRounds, type InputRoundsOptions } from './input-rounds.js';
+export { ListenSubscriptions, publishHostEvents } from './listen.js';
+export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';

@@ -3,8 +3,8 @@
 // the session keeps serving. (The SDK's stdio transport reports these to onerror only, and closes on size.)
 // When stdin ends, requests already read are still answered before the transport closes.
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { NOT_JSON_RPC } from './wire-errors.js';
 
 /** Default cap on one JSON-RPC line: 4 MiB, the same as the HTTP body cap. */
@@ -14,6 +14,8 @@ export interface LineTransportOptions {
   input?: Readable;
   output?: Writable;
   maxLineBytes?: number;
+  /** Sees every message read and every message written (in that order of events), e.g. to follow listen streams. */
+  observe?: { inbound?(message: JSONRPCMessage): void; outbound?(message: JSONRPCMessage): void };
 }
 
 export class LineStdioTransport implements Transport {
@@ -24,17 +26,24 @@ export class LineStdioTransport implements Transport {
   private readonly input: Readable;
   private readonly output: Writable;
   private readonly maxLineBytes: number;
+  private readonly observe: LineTransportOptions['observe'];
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** True while skipping the rest of an oversized line. */
   private skipping = false;
-  private closed = false;
+  private isClosed = false;
 
   constructor(options: LineTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.observe = options.observe;
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
   }
+
+  /** Resolves once the transport has closed (stdin ended and every request read was answered, or close()). */
+  readonly closed: Promise<void>;
+  private markClosed: () => void = () => {};
 
   async start(): Promise<void> {
     this.input.on('data', this.onData);
@@ -113,6 +122,7 @@ export class LineStdioTransport implements Transport {
       return;
     }
     this.track(parsed.data);
+    this.observe?.inbound?.(parsed.data);
     this.onmessage?.(parsed.data);
   }
 
@@ -122,25 +132,27 @@ export class LineStdioTransport implements Transport {
 
   private write(message: unknown): Promise<void> {
     return new Promise((resolve) => {
-      if (this.closed) return resolve();
+      if (this.isClosed) return resolve();
       if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    this.observe?.outbound?.(message);
     await this.write(message);
     const id = 'method' in message ? undefined : (message as { id?: string | number }).id;
     if (id !== undefined && this.unanswered.delete(id)) this.closeWhenAnswered();
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     this.input.off('end', this.onEnd);
     this.input.pause();
     this.onclose?.();
+    this.markClosed();
   }
 }

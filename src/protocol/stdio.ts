@@ -1,6 +1,22 @@
-// stdio serving: one session over the process's stdin/stdout; the session ends when stdin closes.
-import type { Session } from './session.js';
-import { LineStdioTransport } from './stdio-transport.js';
+// stdio serving on the SDK's dual-era entry: the connection's opening decides its era (initialize: 2025;
+// a request with the per-request _meta: 2026-07-28), and one server is pinned to it until stdin closes.
+import { randomUUID } from 'node:crypto';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
+import type { LegacyPosture } from '../config/index.js';
+import type { Logger } from '../host/index.js';
+import { LOCAL_PRINCIPAL } from './caller.js';
+import { type ListenSubscriptions, endedRequestId, listenedResources } from './listen.js';
+import type { Binding, BoundServer } from './server-factory.js';
+import { type LineTransportOptions, LineStdioTransport } from './stdio-transport.js';
+
+export interface StdioServeOptions extends Pick<LineTransportOptions, 'input' | 'output'> {
+  createServer(binding: Binding): BoundServer;
+  listen: ListenSubscriptions;
+  logger: Logger;
+  /** Default "serve". */
+  legacyClients?: LegacyPosture;
+}
 
 export interface StdioServing {
   /** Resolves when the client closes stdin or the transport closes. */
@@ -8,14 +24,48 @@ export interface StdioServing {
   close(): Promise<void>;
 }
 
-export async function serveStdio(session: Session): Promise<StdioServing> {
-  const transport = new LineStdioTransport();
-  let onClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => (onClosed = resolve));
-  transport.onclose = () => {
-    session.dispose();
-    onClosed();
+export function serveStdio(options: StdioServeOptions): StdioServing {
+  const connection = randomUUID();
+  // Listen streams of this connection, by the JSON-RPC id of their request.
+  const listening = new Set<string | number>();
+  const streamKey = (id: string | number) => `stdio:${connection}:${JSON.stringify(id)}`;
+  const ended = (message: JSONRPCMessage) => {
+    const id = endedRequestId(message);
+    if (id !== undefined && listening.delete(id)) options.listen.closed(streamKey(id));
   };
-  await session.server.connect(transport);
-  return { closed, close: () => transport.close() };
+  const transport = new LineStdioTransport({
+    input: options.input,
+    output: options.output,
+    observe: {
+      inbound: (message) => {
+        const listen = listenedResources(message);
+        if (listen) {
+          listening.add(listen.id);
+          options.listen.opened(streamKey(listen.id), listen.uris);
+        } else ended(message);
+      },
+      outbound: ended,
+    },
+  });
+  const handle = serveStdioEntry(
+    ({ era }) => {
+      // A fresh stream per instance: a discarded server/discover probe instance takes its own with it.
+      const bound = options.createServer({
+        era,
+        connection: { transport: 'stdio', principal: LOCAL_PRINCIPAL, stream: `stdio:${randomUUID()}` },
+      });
+      bound.server.onclose = () => bound.dispose();
+      return bound.server;
+    },
+    {
+      transport,
+      legacy: options.legacyClients ?? 'serve',
+      onerror: (error) => options.logger.debug({ err: error.message }, 'stdio: protocol error'),
+    },
+  );
+  const closed = transport.closed.then(() => {
+    for (const id of listening) options.listen.closed(streamKey(id));
+    listening.clear();
+  });
+  return { closed, close: () => handle.close() };
 }

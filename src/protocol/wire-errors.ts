@@ -1,12 +1,32 @@
 // The one place where error kinds become wire answers: isError tool results or JSON-RPC errors.
-import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { type ForesightError, describeThrown, errors, isForesightError } from '../host/index.js';
 
 /** What both transports answer (-32600) to valid JSON that is not a JSON-RPC 2.0 message. */
 export const NOT_JSON_RPC = 'invalid request: not a JSON-RPC 2.0 request, notification or response';
 
-/** JSON-RPC code MCP uses for an unknown resource. */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * JSON-RPC code MCP 2025 uses for an unknown resource; the SDK's 2026-07-28 codec turns it into -32602, as that
+ * revision asks.
+ */
+export const RESOURCE_NOT_FOUND = ProtocolErrorCode.ResourceNotFound;
+/** What a request answers when it runs out of time (implementation-defined range, as in MCP 2025). */
+export const REQUEST_TIMEOUT = -32001;
+
+/**
+ * Failures that concern the request, not the tool: a tools/call answers them as JSON-RPC errors too, like an
+ * unknown tool (a client must fix the request, not read a tool's failure).
+ */
+const REQUEST_ERRORS: ReadonlySet<string> = new Set([
+  errors.toolNotFound.code,
+  errors.toolHidden.code,
+  errors.requestStateInvalid.code,
+  errors.requestStateExpired.code,
+  errors.requestStateForeign.code,
+  errors.requestStateMismatch.code,
+  errors.requestStateTooLarge.code,
+  errors.inputRoundsExceeded.code,
+]);
 
 /**
  * A JSON-RPC error as the SDK's request handler passes it on (code, message, data). Not McpError, whose
@@ -46,9 +66,10 @@ function messageOf(error: ForesightError, options: WireErrorOptions): string {
  */
 export function toolCallFailure(error: unknown, tool: string, options: WireErrorOptions): CallToolResult {
   const failure = asForesightError(error, `tool "${tool}"`);
-  // A tool that is not listed is a bad request, whether it never existed or its category is not served.
-  if (failure.code === errors.toolNotFound.code || failure.code === errors.toolHidden.code) {
-    throw new WireError(ErrorCode.InvalidParams, messageOf(failure, options), {
+  // A tool that is not listed is a bad request, whether it never existed or its category is not served; so is
+  // a requestState the server refuses.
+  if (REQUEST_ERRORS.has(failure.code)) {
+    throw new WireError(ProtocolErrorCode.InvalidParams, messageOf(failure, options), {
       code: failure.code,
       kind: failure.kind,
     });
@@ -68,7 +89,7 @@ export function requestFailure(
   error: unknown,
   target: string,
   options: WireErrorOptions,
-  notFoundCode: number = ErrorCode.InvalidParams,
+  notFoundCode: number = ProtocolErrorCode.InvalidParams,
 ): WireError {
   if (error instanceof WireError) return error;
   const failure = asForesightError(error, target);
@@ -79,10 +100,10 @@ export function requestFailure(
     case 'not_found':
       return new WireError(notFoundCode, message, data);
     case 'invalid_input':
-      return new WireError(ErrorCode.InvalidParams, message, data);
+      return new WireError(ProtocolErrorCode.InvalidParams, message, data);
     case 'timeout':
-      return new WireError(ErrorCode.RequestTimeout, message, data);
+      return new WireError(REQUEST_TIMEOUT, message, data);
     default:
-      return new WireError(ErrorCode.InternalError, message, data);
+      return new WireError(ProtocolErrorCode.InternalError, message, data);
   }
 }

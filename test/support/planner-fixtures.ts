@@ -35,12 +35,12 @@ export function bytesOf(result: CallToolResult): number {
 
 /** Key parts of a session's call (session A unless told). */
 export function parts(tool: string, args: Record<string, unknown> = {}, session = 'A'): CacheKeyParts {
-  return { session, tool, args };
+  return { principal: 'local', session, tool, args };
 }
 
 /** Key parts of a session-independent result. */
 export function shared(tool: string, args: Record<string, unknown> = {}): CacheKeyParts {
-  return { session: undefined, tool, args };
+  return { principal: 'local', session: undefined, tool, args };
 }
 
 /** A read-only, critical, 1 KB model with no links, changed by `overrides`. */

@@ -1,5 +1,5 @@
 // The write tools on tasks: create_issue, update_issue, add_issue_comment and link_issues.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import { type Args, commentedResult, notAllowed, strings, writtenResult } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';

@@ -1,5 +1,5 @@
 // Tools that ask the user for input through the client (elicitation/create): plain, with defaults, and every enum form.
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/server';
 import {
   NO_ARGUMENTS,
   failedUnlessAborted,

@@ -1,5 +1,5 @@
 // The shape of one fixture tool, and the small result and argument helpers every fixture shares.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describeThrown, errors, type RequestContext, type ToolDescriptor } from '../../host/index.js';
 
 export interface FixtureTool {

@@ -1,5 +1,5 @@
 // The fixture prompts: plain, with arguments, with an embedded resource, and with an image.
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
 import { errors } from '../../host/index.js';
 import { RED_PIXEL_PNG_BASE64 } from './media.js';
 

@@ -1,5 +1,9 @@
 // The fixture resources: static text, static binary, the watched resource, and the test://template/{id}/data template.
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { errors } from '../../host/index.js';
 import { RED_PIXEL_PNG_BASE64 } from './media.js';
 import type { WatchedResource } from './watched-resource.js';

@@ -1,5 +1,5 @@
 // test://watched-resource: a text resource that changes on a timer and tells the host, which tells subscribers.
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { Logger } from '../../host/index.js';
 
 export const WATCHED_RESOURCE_URI = 'test://watched-resource';

@@ -1,5 +1,5 @@
 // GitHub's sub-issues: link_issues (parent and child) and the relations get_issue shows.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { IssueLinkShape } from '../../enrich/index.js';
 import { type RequestContext, isForesightError } from '../../host/index.js';
 import { type Args, numberedKey, parseNumberedKey, shapedResult } from '../kit/index.js';

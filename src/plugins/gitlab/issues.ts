@@ -1,5 +1,5 @@
 // The issue tools of the gitlab plugin: the unified issue_tracker tools on GitLab's REST issues and notes API.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import {
   DEFAULT_LIMIT,

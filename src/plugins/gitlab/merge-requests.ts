@@ -1,5 +1,5 @@
 // The merge request tools of the gitlab plugin: list, read, open and change merge requests.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import {
   DEFAULT_LIMIT,

@@ -1,5 +1,5 @@
 // The CI tools of the gitlab plugin: the latest pipeline of a branch or merge request, and one job's log.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import {
   type Args,

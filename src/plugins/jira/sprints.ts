@@ -1,5 +1,5 @@
 // Jira Software's boards and sprints: get_board_sprints, assign_to_sprint, and sprint names → ids for the `sprint` field.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SprintShape } from '../../enrich/index.js';
 import { PluginError, type RequestContext } from '../../host/index.js';
 import { DEFAULT_LIMIT, type Args, type ToolHandler, int, shapedResult, str } from '../kit/index.js';

@@ -1,5 +1,5 @@
 // Reading a provider tool's arguments, which the host has already validated against the tool's schema.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type RequestContext, errors } from '../../host/index.js';
 
 export type Args = Record<string, unknown>;

@@ -241,8 +241,9 @@ export class UpstreamConnection {
         throw new McpError(ErrorCode.InvalidRequest, `${what} is only passed on during a tool call`);
       return call;
     };
+    // The SDK 1.x client types sampling metadata as `object`, the contract (SDK 2) as a JSON object.
     client.setRequestHandler(CreateMessageRequestSchema, (request) =>
-      during('sampling').createMessage(request.params),
+      during('sampling').createMessage(request.params as Parameters<RequestContext['createMessage']>[0]),
     );
     client.setRequestHandler(ElicitRequestSchema, (request) => during('elicitation').elicit(request.params));
     client.setRequestHandler(ListRootsRequestSchema, async () => {

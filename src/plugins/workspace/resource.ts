@@ -1,6 +1,9 @@
 // The file/{path} resource template and its reader: a workspace file by path, text or (small) binary.
 import { readFile, stat } from 'node:fs/promises';
-import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ReadResourceResult,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { errors, type RequestContext } from '../../host/index.js';
 import { readLines, truncationHint, withHint } from './lines.js';
 import { guessMimeType } from './mime.js';

@@ -1,5 +1,5 @@
 // Shapes a workspace tool: zod schemas published as JSON Schema, arguments parsed before the handler sees them.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errors, type RequestContext, type ToolDescriptor } from '../../host/index.js';
 import { describeIssues } from './issues.js';

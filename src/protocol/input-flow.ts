@@ -1,0 +1,264 @@
+// One call that may ask a modern client for input: it runs until it finishes or waits on input requests,
+// which the request answers as an InputRequiredResult; the retry's answers let it go on.
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+} from '@modelcontextprotocol/core';
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  ListRootsResult,
+} from '@modelcontextprotocol/server';
+import { type CallEnvironment, type InputRequestOptions, errors } from '../host/index.js';
+import { canonicalJson } from '../planner/index.js';
+import type { CarriedAnswer } from './request-state.js';
+
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** One input request as it goes into `inputRequests`. */
+export interface AskedInput {
+  method: InputMethod;
+  params?: Record<string, unknown>;
+  digest: string;
+}
+
+/** What the request that currently drives the call offers it. */
+export interface InputChannel {
+  /** The request's own cancellation. */
+  signal: AbortSignal;
+  sendProgress?: CallEnvironment['sendProgress'];
+  sendLog?: CallEnvironment['sendLog'];
+  /** What the client declared, on this request, that it can answer. */
+  capabilities: ClientCapabilities | undefined;
+}
+
+export type FlowEvent<R> =
+  | { kind: 'done'; result: R }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'input'; asked: Map<string, AskedInput> };
+
+interface Pending extends AskedInput {
+  resolve(response: unknown): void;
+  reject(error: unknown): void;
+}
+
+const KEY_PREFIX: Record<InputMethod, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+const RESPONSE_SCHEMAS = {
+  'elicitation/create': ElicitResultSchema,
+  'sampling/createMessage': CreateMessageResultSchema,
+  'roots/list': ListRootsResultSchema,
+} as const;
+
+/** Digest of an input request: an answer given to one question is never fed to another. */
+export function inputDigest(method: InputMethod, params: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson({ method, params: params ?? {} }))
+    .digest('base64url');
+}
+
+/** Whether `response` has the shape of an answer to `method` (answers come from the client: untrusted). */
+export function isAnswerTo(method: InputMethod, response: unknown): boolean {
+  return RESPONSE_SCHEMAS[method].safeParse(response).success;
+}
+
+export class InputFlow<R> {
+  readonly id = randomUUID();
+  /** Rounds of input this call (and the calls it replays) asked for so far. */
+  round: number;
+  /** Answers the call has taken, carried in the next requestState so another process can replay it. */
+  readonly consumed = new Map<string, CarriedAnswer>();
+  private readonly offered = new Map<string, { response: unknown; digest?: string }>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly sequence = new Map<InputMethod, number>();
+  private readonly controller = new AbortController();
+  private outcome: FlowEvent<R> | undefined;
+  private waiter: ((event: FlowEvent<R>) => void) | undefined;
+  private readonly settleListeners: ((event: FlowEvent<R>) => void)[] = [];
+  private flushScheduled = false;
+  private channel: InputChannel;
+  private detachChannel: (() => void) | undefined;
+
+  constructor(channel: InputChannel, round: number) {
+    this.round = round;
+    this.channel = channel;
+    this.attach(channel);
+  }
+
+  /** The environment the call runs with: its client-facing functions follow whichever request drives it. */
+  readonly env: CallEnvironment = this.createEnv();
+
+  /** Answers the call may take when it asks under these keys (digest: of the request they answer, if known). */
+  offer(key: string, response: unknown, digest?: string): void {
+    this.offered.set(key, { response, digest });
+  }
+
+  /** Starts the call. */
+  start(run: (env: CallEnvironment) => Promise<R>): void {
+    run(this.env).then(
+      (result) => this.settle({ kind: 'done', result }),
+      (error: unknown) => this.settle({ kind: 'failed', error }),
+    );
+  }
+
+  /** The next thing the request must answer: the call's outcome, or the input requests it waits on. */
+  next(): Promise<FlowEvent<R>> {
+    if (this.outcome) return Promise.resolve(this.outcome);
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+      if (this.pending.size > 0) this.scheduleFlush();
+    });
+  }
+
+  /** Called once when the call settles (at once if it has). */
+  onSettled(listener: (event: FlowEvent<R>) => void): void {
+    if (this.outcome) listener(this.outcome);
+    else this.settleListeners.push(listener);
+  }
+
+  /** A retry drives the call now: its answers resolve the waiting requests; returns the keys still unanswered. */
+  resume(channel: InputChannel, responses: Record<string, unknown>): void {
+    this.attach(channel);
+    this.round += 1;
+    for (const [key, pending] of [...this.pending]) {
+      const response = responses[key];
+      if (response === undefined || !isAnswerTo(pending.method, response)) continue;
+      this.pending.delete(key);
+      this.consumed.set(key, { response, digest: pending.digest });
+      pending.resolve(response);
+    }
+  }
+
+  /** The request that drove the call has answered; until a retry comes, nothing cancels the call but its deadline. */
+  detach(): void {
+    this.detachChannel?.();
+    this.detachChannel = undefined;
+  }
+
+  /** Ends the call (its signal aborts with `reason`). */
+  abort(reason: Error): void {
+    this.detach();
+    this.controller.abort(reason);
+    for (const pending of this.pending.values()) pending.reject(reason);
+    this.pending.clear();
+  }
+
+  private attach(channel: InputChannel): void {
+    this.detach();
+    this.channel = channel;
+    const onCancel = () => this.abort(errors.cancelled('the request'));
+    if (channel.signal.aborted) return onCancel();
+    channel.signal.addEventListener('abort', onCancel, { once: true });
+    this.detachChannel = () => channel.signal.removeEventListener('abort', onCancel);
+  }
+
+  private settle(event: FlowEvent<R>): void {
+    if (this.outcome) return;
+    this.outcome = event;
+    this.detach();
+    this.waiter?.(event);
+    this.waiter = undefined;
+    for (const listener of this.settleListeners.splice(0)) listener(event);
+  }
+
+  /** Asks in one round everything the call asks for before it waits (`Promise.all` of several requests). */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      if (this.outcome || this.pending.size === 0 || !this.waiter) return;
+      const asked = new Map<string, AskedInput>();
+      for (const [key, { method, params, digest }] of this.pending)
+        asked.set(key, { method, params, digest });
+      const waiter = this.waiter;
+      this.waiter = undefined;
+      waiter({ kind: 'input', asked });
+    });
+  }
+
+  private ask(
+    method: InputMethod,
+    params: unknown,
+    options: InputRequestOptions | undefined,
+  ): Promise<unknown> {
+    if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
+    const key = options?.key ?? this.nextKey(method);
+    const digest = inputDigest(method, params);
+    const offered = this.offered.get(key);
+    if (offered) {
+      this.offered.delete(key);
+      const sameQuestion = offered.digest === undefined || offered.digest === digest;
+      if (sameQuestion && isAnswerTo(method, offered.response)) {
+        this.consumed.set(key, { response: offered.response, digest });
+        return Promise.resolve(offered.response);
+      }
+    }
+    const existing = this.pending.get(key);
+    if (existing) return Promise.reject(errors.inputKeyReused(key));
+    return new Promise((resolve, reject) => {
+      this.pending.set(key, {
+        method,
+        params: params === undefined ? undefined : (params as Record<string, unknown>),
+        digest,
+        resolve,
+        reject,
+      });
+      if (this.waiter) this.scheduleFlush();
+    });
+  }
+
+  private nextKey(method: InputMethod): string {
+    const n = (this.sequence.get(method) ?? 0) + 1;
+    this.sequence.set(method, n);
+    return `${KEY_PREFIX[method]}-${n}`;
+  }
+
+  private createEnv(): CallEnvironment {
+    // Getters: each request declares its own capabilities and brings its own progress and log channel.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const flow = this;
+    const elicit = (params: ElicitRequest['params'], _signal: AbortSignal, options?: InputRequestOptions) => {
+      const url = (params as { mode?: string }).mode === 'url';
+      if (url && !flow.channel.capabilities?.elicitation?.url)
+        return Promise.reject(errors.capabilityMissing('URL-mode elicitation'));
+      // The 2026-07-28 URL-mode request has no elicitationId: the retry is what correlates it.
+      const { elicitationId: _id, ...wire } = params as ElicitRequest['params'] & { elicitationId?: string };
+      return flow.ask('elicitation/create', url ? wire : params, options) as Promise<ElicitResult>;
+    };
+    const createMessage = (
+      params: CreateMessageRequest['params'],
+      _signal: AbortSignal,
+      options?: InputRequestOptions,
+    ) => flow.ask('sampling/createMessage', params, options) as Promise<CreateMessageResult>;
+    const listRoots = (_signal: AbortSignal, options?: InputRequestOptions) =>
+      flow.ask('roots/list', undefined, options) as Promise<ListRootsResult>;
+    return {
+      signal: this.controller.signal,
+      get sendProgress() {
+        return flow.channel.sendProgress;
+      },
+      get sendLog() {
+        return flow.channel.sendLog;
+      },
+      get elicit() {
+        return flow.channel.capabilities?.elicitation ? elicit : undefined;
+      },
+      get createMessage() {
+        return flow.channel.capabilities?.sampling ? createMessage : undefined;
+      },
+      get listRoots() {
+        return flow.channel.capabilities?.roots ? listRoots : undefined;
+      },
+    };
+  }
+}

@@ -1,0 +1,174 @@
+// Multi round-trip requests (2026-07-28) for every call that may ask the client for input. The first answer is an
+// InputRequiredResult with a sealed requestState; the client's retry resumes the call where it waits on this
+// process, or, anywhere else (another process sharing the key, or after the call's deadline), runs it again with
+// the answers its state and the retry carry.
+import { randomUUID } from 'node:crypto';
+import {
+  type InputRequests,
+  type InputRequiredResult,
+  type ServerContext,
+  inputRequired,
+} from '@modelcontextprotocol/server';
+import { type CallEnvironment, errors } from '../host/index.js';
+import { type InputChannel, InputFlow } from './input-flow.js';
+import type { RequestStateSeal, StatePayload, StateTarget } from './request-state.js';
+
+export interface InputRoundsOptions {
+  seal: RequestStateSeal;
+  /** Rounds of input one request may take, replays included. Default 16. */
+  maxRounds?: number;
+  /** Calls held while they wait for a retry; beyond it the oldest is ended. Default 1024. */
+  maxSuspended?: number;
+}
+
+/** One request that runs a call which may ask for input. */
+export interface RoundRequest {
+  ctx: ServerContext;
+  principal: string;
+  target: StateTarget;
+  channel: InputChannel;
+}
+
+interface Held {
+  flow: InputFlow<unknown>;
+  timer: NodeJS.Timeout;
+}
+
+export class InputRounds {
+  /** Names this process in the states it issues: only here can they resume a waiting call. */
+  readonly origin = randomUUID();
+  private readonly held = new Map<string, Held>();
+  private readonly maxRounds: number;
+  private readonly maxSuspended: number;
+
+  constructor(private readonly options: InputRoundsOptions) {
+    this.maxRounds = options.maxRounds ?? 16;
+    this.maxSuspended = options.maxSuspended ?? 1024;
+  }
+
+  /** Calls waiting for a retry (for tests and stats). */
+  get suspended(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Runs `run` for this request, or goes on with the call its requestState names: resolves with the call's
+   * result, or with an InputRequiredResult when the call waits on input. Rejects when the state is refused.
+   */
+  async serve<R>(
+    request: RoundRequest,
+    run: (env: CallEnvironment) => Promise<R>,
+  ): Promise<R | InputRequiredResult> {
+    const { ctx } = request;
+    const responses = ctx.mcpReq.inputResponses ?? {};
+    const raw: unknown = ctx.mcpReq.requestState();
+    const payload =
+      typeof raw === 'string'
+        ? await this.options.seal.open(raw, ctx, request.principal, request.target)
+        : undefined;
+    const resumed = payload && this.resume(payload, request.channel, responses);
+    if (resumed) return this.drive(resumed as InputFlow<R>, request);
+
+    const round = (payload?.round ?? 0) + 1;
+    if (round > this.maxRounds) throw errors.inputRoundsExceeded(describe(request.target), this.maxRounds);
+    const flow = new InputFlow<R>(request.channel, round);
+    for (const [key, answer] of Object.entries(payload?.answers ?? {}))
+      flow.offer(key, answer.response, answer.digest);
+    for (const [key, response] of Object.entries(responses)) {
+      // With a state, only the questions it asked are answered; without one, a client may answer ahead.
+      if (!payload) flow.offer(key, response);
+      else if (payload.asked[key] !== undefined) flow.offer(key, response, payload.asked[key]);
+    }
+    flow.start(run);
+    return this.drive(flow, request);
+  }
+
+  /** Ends every waiting call (on shutdown). */
+  close(): void {
+    for (const id of [...this.held.keys()]) this.release(id, errors.shuttingDown('a call waiting for input'));
+  }
+
+  private resume(
+    payload: StatePayload,
+    channel: InputChannel,
+    responses: Record<string, unknown>,
+  ): InputFlow<unknown> | undefined {
+    if (payload.origin !== this.origin) return undefined;
+    const held = this.held.get(payload.flow);
+    // An older state of a call that has moved on replays instead of taking over the call.
+    if (!held || held.flow.round !== payload.round) return undefined;
+    this.held.delete(payload.flow);
+    clearTimeout(held.timer);
+    held.flow.resume(channel, responses);
+    return held.flow;
+  }
+
+  private async drive<R>(flow: InputFlow<R>, request: RoundRequest): Promise<R | InputRequiredResult> {
+    const event = await flow.next();
+    if (event.kind === 'done') return event.result;
+    if (event.kind === 'failed') throw event.error;
+    const label = describe(request.target);
+    if (flow.round >= this.maxRounds) {
+      const exceeded = errors.inputRoundsExceeded(label, this.maxRounds);
+      flow.abort(exceeded);
+      throw exceeded;
+    }
+    const inputRequests: Record<string, { method: string; params?: Record<string, unknown> }> = {};
+    const asked: Record<string, string> = {};
+    for (const [key, { method, params, digest }] of event.asked) {
+      inputRequests[key] = params === undefined ? { method } : { method, params };
+      asked[key] = digest;
+    }
+    const requestState = await this.options.seal.seal(
+      {
+        target: request.target,
+        flow: flow.id,
+        origin: this.origin,
+        round: flow.round,
+        asked,
+        answers: Object.fromEntries(flow.consumed),
+      },
+      request.ctx,
+      request.principal,
+    );
+    flow.detach();
+    this.hold(flow as InputFlow<unknown>);
+    // The requests are the plugin's own wire-shaped params (checked by the SDK's seam against the client's
+    // declared capabilities before they go out).
+    return inputRequired({ inputRequests: inputRequests as InputRequests, requestState });
+  }
+
+  /** Keeps a waiting call for its retry, until its state expires; a call that fails meanwhile is let go. */
+  private hold(flow: InputFlow<unknown>): void {
+    if (this.held.size >= this.maxSuspended) {
+      const [oldest] = this.held.keys();
+      if (oldest !== undefined)
+        this.release(oldest, errors.cancelled('a call waiting for input (too many waiting)'));
+    }
+    const timer = setTimeout(
+      () => this.release(flow.id, errors.cancelled('a call waiting for input (its requestState expired)')),
+      this.options.seal.ttlS * 1000,
+    );
+    timer.unref();
+    this.held.set(flow.id, { flow, timer });
+    flow.onSettled((event) => {
+      // A result waits for the retry; a failure (its deadline, most often) is dropped, and the retry replays.
+      if (event.kind === 'failed' && this.held.get(flow.id)?.flow === flow) {
+        clearTimeout(timer);
+        this.held.delete(flow.id);
+      }
+    });
+  }
+
+  private release(id: string, reason: Error): void {
+    const held = this.held.get(id);
+    if (!held) return;
+    this.held.delete(id);
+    clearTimeout(held.timer);
+    held.flow.abort(reason);
+  }
+}
+
+function describe(target: StateTarget): string {
+  return target.method === 'tools/call' ? `tool "${target.name}"` : `${target.method} of "${target.name}"`;
+}

@@ -1,0 +1,327 @@
+// Builds the SDK Server that answers one connection's requests (a stdio connection, a legacy HTTP session) or one
+// modern HTTP request, routing every request through the plugin host; the same handlers serve both eras.
+import { LoggingLevelSchema } from '@modelcontextprotocol/core';
+import {
+  type CallToolResult,
+  type CreateMessageResult,
+  type LoggingLevel,
+  type ReadResourceResult,
+  type Resource,
+  Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { CallEnvironment, PluginHost } from '../host/index.js';
+import type { AgentStreams } from './agent-streams.js';
+import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
+import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
+import type { InputChannel } from './input-flow.js';
+import type { InputRounds } from './input-rounds.js';
+import { withLegacyErrorCodes } from './legacy-error-codes.js';
+import { argsDigest } from './request-state.js';
+import type { ToolService } from './tool-service.js';
+import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
+
+/** A resource the server itself serves, read fresh on every request. */
+export interface BuiltinResource {
+  resource: Resource;
+  read(): ReadResourceResult;
+}
+
+export interface ServerFactoryOptions extends WireErrorOptions {
+  name: string;
+  version: string;
+  instructions?: string;
+  host: PluginHost;
+  /** The server's own resources (e.g. `foresight://planner/stats`), listed before the plugins'. */
+  builtinResources?: readonly BuiltinResource[];
+  /** Multi round-trip requests of modern clients. */
+  rounds: InputRounds;
+  /** Each plugin's caching hints for modern clients (its resource reads). */
+  cacheHints: CacheHintsOf;
+  /** The hints of the lists, which gather every plugin's entries (see `combinedHints`). */
+  listHints: CacheHints;
+  /** Opens the tools of one agent stream (the planner's view). */
+  openTools(stream: { id: string; principal: string }): ToolService;
+  /** The tools of modern requests that name their stream per request. */
+  streams: AgentStreams;
+}
+
+/** What one Server serves: its era, and where its requests come from. */
+export interface Binding {
+  era: ProtocolEra;
+  connection: Connection;
+}
+
+export interface BoundServer {
+  server: Server;
+  /** Published URIs this (legacy) connection subscribed to. */
+  subscriptions: Set<string>;
+  /** Detaches from host events and ends the connection's agent stream; call when its transport closes. */
+  dispose(): void;
+}
+
+const CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+type Env = CallEnvironment;
+
+/** In order of severity, as MCP defines them. */
+const LOG_LEVELS: readonly LoggingLevel[] = LoggingLevelSchema.options;
+
+export function createBoundServer(binding: Binding, options: ServerFactoryOptions): BoundServer {
+  const { host } = options;
+  const { era, connection } = binding;
+  const modern = era === 'modern';
+  const listHints = toCacheHint(options.listHints);
+  const server = new Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: CAPABILITIES,
+      instructions: options.instructions,
+      cacheHints: {
+        'tools/list': listHints,
+        'prompts/list': listHints,
+        'resources/list': listHints,
+        'resources/templates/list': listHints,
+        'server/discover': listHints,
+      },
+    },
+  );
+  if (!modern) {
+    const connect = server.connect.bind(server);
+    server.connect = (transport) => connect(withLegacyErrorCodes(transport));
+  }
+  const subscriptions = new Set<string>();
+  let sessionLogLevel: LoggingLevel | undefined;
+  // A connection that is one agent has one stream; a modern HTTP request names its own.
+  const fixedTools = connection.stream
+    ? options.openTools({ id: connection.stream, principal: connection.principal })
+    : undefined;
+  const toolsFor = (ctx: ServerContext): ToolService =>
+    fixedTools ?? options.streams.get(modernStreamKey(connection.principal, ctx), connection.principal);
+
+  /** Progress and logs on the request's own stream; the SDK filters logs by the era's level rules. */
+  const channelOf = (ctx: ServerContext): Omit<InputChannel, 'capabilities'> => {
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    return {
+      signal: ctx.mcpReq.signal,
+      sendProgress:
+        progressToken === undefined
+          ? undefined
+          : (progress, total, message) =>
+              ctx.mcpReq.notify({
+                method: 'notifications/progress',
+                params: { progressToken, progress, total, message },
+              }),
+      sendLog: (level, data, logger) => {
+        // 2026-07-28: only at or above the level the request asks for, and nothing when it asks for none;
+        // 2025: at or above the session's level, everything until the client sets one.
+        const threshold = modern ? envelopeOf(ctx).logLevel : sessionLogLevel;
+        if (modern && threshold === undefined) return Promise.resolve();
+        if (threshold && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return Promise.resolve();
+        return ctx.mcpReq.notify({
+          method: 'notifications/message',
+          params: { level, data, ...(logger === undefined ? {} : { logger }) },
+        });
+      },
+    };
+  };
+
+  /** A 2025 client is asked during the call, on the request's stream, for what it declared at initialize. */
+  const legacyEnv = (ctx: ServerContext): Env => {
+    const capabilities = server.getClientCapabilities();
+    return {
+      ...channelOf(ctx),
+      closeSSEStream: ctx.http?.closeSSE,
+      createMessage: capabilities?.sampling
+        ? (params, signal) =>
+            // The contract types the answer without tool-use content; a plugin that offers tools reads it as sent.
+            ctx.mcpReq.send(
+              { method: 'sampling/createMessage', params },
+              { signal },
+            ) as Promise<CreateMessageResult>
+        : undefined,
+      elicit: capabilities?.elicitation
+        ? (params, signal) => ctx.mcpReq.send({ method: 'elicitation/create', params }, { signal })
+        : undefined,
+      listRoots: capabilities?.roots
+        ? (signal) => ctx.mcpReq.send({ method: 'roots/list' }, { signal })
+        : undefined,
+    };
+  };
+
+  /** A request of a modern client asks nothing during the call (completion, subscriptions). */
+  const plainEnv = (ctx: ServerContext): Env => (modern ? channelOf(ctx) : legacyEnv(ctx));
+
+  /**
+   * Runs a call that may ask for input: for a 2025 client during the call; for a 2026-07-28 client through
+   * multi round-trip requests (an `input_required` answer, completed on the retry).
+   */
+  const withInput = <R>(
+    ctx: ServerContext,
+    target: { method: string; name: string; args: unknown },
+    run: (env: Env) => Promise<R>,
+  ) => {
+    if (!modern) return run(legacyEnv(ctx));
+    return options.rounds.serve(
+      {
+        ctx,
+        principal: connection.principal,
+        target: { method: target.method, name: target.name, argsDigest: argsDigest(target.args) },
+        channel: { ...channelOf(ctx), capabilities: envelopeOf(ctx).clientCapabilities },
+      },
+      run,
+    );
+  };
+
+  const guard = async <T>(target: string, fn: () => Promise<T>, notFoundCode?: number): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw requestFailure(error, target, options, notFoundCode);
+    }
+  };
+
+  /** A modern read result carries its plugin's caching hints; a 2025 result is left as it was. */
+  const withReadHints = (uri: string, result: ReadResourceResult, hints: CacheHints | undefined) => {
+    if (!modern) return result;
+    const owner = hints ?? options.cacheHints(host.ownerOfUri(uri) ?? '') ?? PRIVATE_UNCACHED;
+    return { ...result, ttlMs: owner.ttlMs, cacheScope: owner.scope };
+  };
+
+  // The plugins' JSON Schemas pass through unchanged; the SDK types their property schemas as JSON values.
+  server.setRequestHandler('tools/list', async (_request, ctx) => ({
+    tools: toolsFor(ctx).listTools() as Tool[],
+  }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    const tools = toolsFor(ctx);
+    try {
+      const result = await withInput(ctx, { method: 'tools/call', name, args: args ?? {} }, (env) =>
+        tools.callTool(name, args ?? {}, env),
+      );
+      return options.redactResult(result as CallToolResult);
+    } catch (error) {
+      return toolCallFailure(error, name, options);
+    }
+  });
+
+  const builtins = new Map((options.builtinResources ?? []).map((entry) => [entry.resource.uri, entry]));
+  // A prefix-less plugin (another Foresight mounted as an upstream) may list one of these URIs too: ours win.
+  server.setRequestHandler('resources/list', async () => ({
+    resources: [
+      ...[...builtins.values()].map((entry) => entry.resource),
+      ...host.listResources().filter((resource) => !builtins.has(resource.uri)),
+    ],
+  }));
+  server.setRequestHandler('resources/templates/list', async () => ({
+    resourceTemplates: host.listResourceTemplates(),
+  }));
+  server.setRequestHandler('resources/read', (request, ctx) => {
+    const { uri } = request.params;
+    return guard(
+      `resource ${uri}`,
+      async () => {
+        const builtin = builtins.get(uri);
+        // Foresight's own resources describe this process as it runs: fresh each time, never shared.
+        if (builtin) return withReadHints(uri, builtin.read(), PRIVATE_UNCACHED);
+        const result = await withInput(ctx, { method: 'resources/read', name: uri, args: {} }, (env) =>
+          host.readResource(uri, env),
+        );
+        if ('resultType' in result) return result;
+        return withReadHints(uri, options.redactResult(result), undefined);
+      },
+      RESOURCE_NOT_FOUND,
+    );
+  });
+  server.setRequestHandler('prompts/list', async () => ({ prompts: host.listPrompts() }));
+  server.setRequestHandler('prompts/get', (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    return guard(`prompt "${name}"`, async () => {
+      const result = await withInput(ctx, { method: 'prompts/get', name, args: args ?? {} }, (env) =>
+        host.getPrompt(name, args, env),
+      );
+      return 'resultType' in result ? result : options.redactResult(result);
+    });
+  });
+  server.setRequestHandler('completion/complete', (request, ctx) =>
+    guard('completion', () => host.complete(request.params, plainEnv(ctx))),
+  );
+
+  const detach: (() => void)[] = [];
+  let disposed = false;
+  if (!modern) {
+    server.setRequestHandler('logging/setLevel', async (request) => {
+      sessionLogLevel = request.params.level;
+      return {};
+    });
+    server.setRequestHandler('resources/subscribe', (request, ctx) => {
+      const { uri } = request.params;
+      return guard(`subscription to ${uri}`, async () => {
+        if (subscriptions.has(uri)) return {};
+        // Listening before the plugin is told, so an update it sends while subscribing is not lost.
+        subscriptions.add(uri);
+        try {
+          await host.subscribe(uri, plainEnv(ctx));
+        } catch (error) {
+          subscriptions.delete(uri);
+          throw error;
+        }
+        return {};
+      });
+    });
+    server.setRequestHandler('resources/unsubscribe', (request, ctx) => {
+      const { uri } = request.params;
+      return guard(`subscription to ${uri}`, async () => {
+        if (!subscriptions.delete(uri)) return {};
+        await host.unsubscribe(uri, plainEnv(ctx));
+        return {};
+      });
+    });
+    // A client with roots becomes a source the plugins can ask outside a call; its list_changed reaches them.
+    server.oninitialized = () => {
+      if (disposed || !server.getClientCapabilities()?.roots) return;
+      detach.push(host.roots.addSource(async () => (await server.listRoots()).roots));
+    };
+    server.setNotificationHandler('notifications/roots/list_changed', () => host.roots.changed());
+  }
+
+  // A long-lived server tells its client of changes itself: unsolicited on a 2025 connection, on the listen
+  // streams of a 2026-07-28 stdio connection (the SDK's stdio entry routes them). Modern HTTP requests are
+  // told through the event bus instead.
+  if (connection.stream) {
+    const tools = fixedTools;
+    detach.push(
+      // The tool list clients see is the enriched one, so its changes come from the pipeline.
+      tools?.onToolsChanged(() => server.sendToolListChanged().catch(() => {})) ?? (() => {}),
+      host.on('listChanged', (kind) => {
+        if (kind === 'tools') return;
+        const send = kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
+        send.catch(() => {});
+      }),
+      host.on('resourceUpdated', (uri) => {
+        if (modern || subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
+      }),
+    );
+  }
+
+  return {
+    server,
+    subscriptions,
+    dispose: () => {
+      if (disposed) return;
+      disposed = true;
+      for (const off of detach) off();
+      // The plugins learn that this session no longer listens (an upstream stops sending what no one reads).
+      for (const uri of subscriptions) host.unsubscribe(uri).catch(() => {});
+      subscriptions.clear();
+      fixedTools?.dispose?.();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+// Tools as one agent stream sees them: the enrichment pipeline, with the planner in front when it is on.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallEnvironment, McpTool } from '../host/index.js';
+
+export interface ToolService {
+  listTools(): McpTool[];
+  callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
+  /** Returns the unsubscribe. */
+  onToolsChanged(listener: () => void): () => void;
+  /** Called once when the stream ends. */
+  dispose?(): void;
+}
