@@ -12,15 +12,27 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export class ForesightError extends Error {
   override readonly name = 'ForesightError';
+  /** Structured facts a client can act on (e.g. the capability a request needs), sent along where the wire allows. */
+  readonly details?: Readonly<Record<string, unknown>>;
   constructor(
     readonly code: string,
     readonly kind: ErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; details?: Readonly<Record<string, unknown>> },
   ) {
     super(message, options);
+    if (options?.details) this.details = options.details;
   }
 }
+
+/** The client capabilities a plugin may need during a call, by the name the contract's methods use. */
+export const CLIENT_CAPABILITY_NEEDS = {
+  sampling: { label: 'sampling', required: { sampling: {} } },
+  elicitation: { label: 'elicitation', required: { elicitation: {} } },
+  'elicitation.url': { label: 'URL-mode elicitation', required: { elicitation: { url: {} } } },
+  roots: { label: 'roots', required: { roots: {} } },
+} as const;
+export type ClientCapabilityNeed = keyof typeof CLIENT_CAPABILITY_NEEDS;
 
 export interface ErrorDefinition {
   code: string;
@@ -29,9 +41,18 @@ export interface ErrorDefinition {
 
 const catalog: ErrorDefinition[] = [];
 
-function define<A extends unknown[]>(code: string, kind: ErrorKind, template: (...args: A) => string) {
+type Template<A extends unknown[]> = (
+  ...args: A
+) => string | { message: string; details: Readonly<Record<string, unknown>> };
+
+function define<A extends unknown[]>(code: string, kind: ErrorKind, template: Template<A>) {
   catalog.push({ code, kind });
-  const factory = (...args: A) => new ForesightError(code, kind, template(...args));
+  const factory = (...args: A) => {
+    const made = template(...args);
+    return typeof made === 'string'
+      ? new ForesightError(code, kind, made)
+      : new ForesightError(code, kind, made.message, { details: made.details });
+  };
   return Object.assign(factory, { code, kind });
 }
 
@@ -198,10 +219,14 @@ export const errors = {
     'unavailable',
     (target: string, state: string) => `the upstream MCP server ${quote(target)} is ${state}`,
   ),
-  capabilityMissing: define(
-    'E_CAPABILITY_MISSING',
+  capabilityMissing: define('E_CAPABILITY_MISSING', 'unavailable', (need: ClientCapabilityNeed) => ({
+    message: `the connected client does not support ${CLIENT_CAPABILITY_NEEDS[need].label}`,
+    details: { requiredCapabilities: CLIENT_CAPABILITY_NEEDS[need].required },
+  })),
+  clientRequestOutsideCall: define(
+    'E_CLIENT_REQUEST_OUTSIDE_CALL',
     'unavailable',
-    (capability: string) => `the connected client does not support ${capability}`,
+    () => 'a plugin in a worker thread cannot ask the client for anything outside a call',
   ),
   speculativeForbidden: define(
     'E_SPECULATIVE_FORBIDDEN',

@@ -28,6 +28,7 @@ export interface SerializedError {
   message: string;
   code?: string;
   kind?: ErrorKind;
+  details?: Readonly<Record<string, unknown>>;
 }
 
 /** Host → worker: run one call of the plugin, with what its context needs to know. */
@@ -91,11 +92,23 @@ export type WorkerMessage =
     };
 
 export function serializeError(error: unknown): SerializedError {
-  if (isForesightError(error)) return { message: error.message, code: error.code, kind: error.kind };
+  if (isForesightError(error))
+    return {
+      message: error.message,
+      code: error.code,
+      kind: error.kind,
+      ...(error.details ? { details: error.details } : {}),
+    };
   return { message: describeThrown(error) };
 }
 
 export function deserializeError(error: SerializedError): Error {
-  if (error.code && error.kind) return new ForesightError(error.code, error.kind, error.message);
+  if (error.code && error.kind)
+    return new ForesightError(
+      error.code,
+      error.kind,
+      error.message,
+      error.details ? { details: error.details } : {},
+    );
   return new Error(error.message);
 }

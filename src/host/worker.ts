@@ -360,7 +360,7 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
 }
 
 function noClientContext(signal: AbortSignal): RequestContext {
-  const refuse = () => Promise.reject(errors.capabilityMissing('client requests outside a call'));
+  const refuse = () => Promise.reject(errors.clientRequestOutsideCall());
   return {
     signal,
     clientSignal: signal,

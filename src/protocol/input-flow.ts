@@ -230,7 +230,7 @@ export class InputFlow<R> {
     const elicit = (params: ElicitRequest['params'], _signal: AbortSignal, options?: InputRequestOptions) => {
       const url = (params as { mode?: string }).mode === 'url';
       if (url && !flow.channel.capabilities?.elicitation?.url)
-        return Promise.reject(errors.capabilityMissing('URL-mode elicitation'));
+        return Promise.reject(errors.capabilityMissing('elicitation.url'));
       // The 2026-07-28 URL-mode request has no elicitationId: the retry is what correlates it.
       const { elicitationId: _id, ...wire } = params as ElicitRequest['params'] & { elicitationId?: string };
       return flow.ask('elicitation/create', url ? wire : params, options) as Promise<ElicitResult>;

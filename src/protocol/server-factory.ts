@@ -184,7 +184,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
     try {
       return await fn();
     } catch (error) {
-      throw requestFailure(error, target, options, notFoundCode);
+      throw requestFailure(error, target, options, notFoundCode, era);
     }
   };
 
@@ -208,7 +208,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       );
       return options.redactResult(result as CallToolResult);
     } catch (error) {
-      return toolCallFailure(error, name, options);
+      return toolCallFailure(error, name, options, era);
     }
   });
 

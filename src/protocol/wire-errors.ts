@@ -42,6 +42,9 @@ export class WireError extends Error {
   }
 }
 
+/** The protocol era a failure answers (errors reach 2026-07-28 clients with codes their revision defines). */
+export type WireEra = 'legacy' | 'modern';
+
 export interface WireErrorOptions {
   /** Removes secret values from any text sent to a client. */
   redact: (text: string) => string;
@@ -61,11 +64,32 @@ function messageOf(error: ForesightError, options: WireErrorOptions): string {
 }
 
 /**
+ * A 2026-07-28 request whose processing needs a capability the client did not declare is answered
+ * MissingRequiredClientCapability (-32021, HTTP 400) naming it, whichever request it was.
+ */
+function missingCapability(failure: ForesightError, options: WireErrorOptions, era: WireEra) {
+  if (era !== 'modern' || failure.code !== errors.capabilityMissing.code || !failure.details)
+    return undefined;
+  return new WireError(ProtocolErrorCode.MissingRequiredClientCapability, messageOf(failure, options), {
+    requiredCapabilities: failure.details.requiredCapabilities,
+    code: failure.code,
+    kind: failure.kind,
+  });
+}
+
+/**
  * tools/call: an unknown tool is a protocol error (-32602); every other failure is a tool result with
  * isError, so the agent reads what went wrong and can correct its call.
  */
-export function toolCallFailure(error: unknown, tool: string, options: WireErrorOptions): CallToolResult {
+export function toolCallFailure(
+  error: unknown,
+  tool: string,
+  options: WireErrorOptions,
+  era: WireEra = 'legacy',
+): CallToolResult {
   const failure = asForesightError(error, `tool "${tool}"`);
+  const missing = missingCapability(failure, options, era);
+  if (missing) throw missing;
   // A tool that is not listed is a bad request, whether it never existed or its category is not served; so is
   // a requestState the server refuses.
   if (REQUEST_ERRORS.has(failure.code)) {
@@ -90,9 +114,12 @@ export function requestFailure(
   target: string,
   options: WireErrorOptions,
   notFoundCode: number = ProtocolErrorCode.InvalidParams,
+  era: WireEra = 'legacy',
 ): WireError {
   if (error instanceof WireError) return error;
   const failure = asForesightError(error, target);
+  const missing = missingCapability(failure, options, era);
+  if (missing) return missing;
   const message = messageOf(failure, options);
   const data = { code: failure.code, kind: failure.kind };
   if (failure.code === errors.resourceNotFound.code) return new WireError(RESOURCE_NOT_FOUND, message, data);

@@ -3,8 +3,10 @@
 import { definePlugin, errors, type PluginProvider } from '../../host/index.js';
 import { complete } from './completion.js';
 import { parseConformanceOptions } from './options.js';
+import { createCatalogChanges } from './catalog-changes.js';
 import { CONTENT_TOOLS } from './content-tools.js';
 import { ELICITATION_TOOLS } from './elicitation-tools.js';
+import { INPUT_TOOLS } from './input-tools.js';
 import type { FixtureTool } from './fixture-tool.js';
 import { PROMPTS, getPrompt } from './prompts.js';
 import { RESOURCE_TEMPLATES, listResources, readResource } from './resources.js';
@@ -13,7 +15,12 @@ import { createWatchedResource } from './watched-resource.js';
 
 export { ConformanceOptionsSchema, type ConformanceOptions } from './options.js';
 
-const FIXTURE_TOOLS: readonly FixtureTool[] = [...CONTENT_TOOLS, ...SESSION_TOOLS, ...ELICITATION_TOOLS];
+const FIXTURE_TOOLS: readonly FixtureTool[] = [
+  ...CONTENT_TOOLS,
+  ...SESSION_TOOLS,
+  ...ELICITATION_TOOLS,
+  ...INPUT_TOOLS,
+];
 
 export default definePlugin({
   id: 'conformance',
@@ -25,21 +32,24 @@ export default definePlugin({
       notifyUpdated: (uri) => ctx.notifyResourceUpdated(uri),
       logger: ctx.logger,
     });
-    const byName = new Map(FIXTURE_TOOLS.map((tool) => [tool.descriptor.name, tool]));
+    const changes = createCatalogChanges((kind) => ctx.notifyListChanged(kind));
+    const fixed = [...FIXTURE_TOOLS, ...changes.tools];
+    const listed = () => [...fixed, ...changes.extraTools()];
 
     return {
       // Copies, so that enrichers editing a listed schema never edit the fixture itself.
-      tools: () => FIXTURE_TOOLS.map((tool) => structuredClone(tool.descriptor)),
+      tools: () => listed().map((tool) => structuredClone(tool.descriptor)),
       callTool: async (name, args, requestCtx) => {
-        const tool = byName.get(name);
+        const tool = listed().find((candidate) => candidate.descriptor.name === name);
         if (!tool) throw errors.toolNotFound(name);
         return tool.run(args, requestCtx);
       },
       resources: () => listResources(watched),
       resourceTemplates: () => [...RESOURCE_TEMPLATES],
       readResource: async (uri) => readResource(uri, watched),
-      prompts: () => structuredClone([...PROMPTS]),
-      getPrompt: async (name, args) => getPrompt(name, args),
+      prompts: () => structuredClone([...PROMPTS, ...changes.extraPrompts()]),
+      getPrompt: async (name, args, requestCtx) =>
+        changes.getExtraPrompt(name) ?? getPrompt(name, args, requestCtx),
       complete: async (req) => complete(req),
       start: async () => watched.start(),
       shutdown: async () => watched.stop(),

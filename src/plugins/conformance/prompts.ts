@@ -1,6 +1,6 @@
 // The fixture prompts: plain, with arguments, with an embedded resource, and with an image.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
-import { errors } from '../../host/index.js';
+import { errors, type RequestContext } from '../../host/index.js';
 import { RED_PIXEL_PNG_BASE64 } from './media.js';
 
 export const PROMPTS: readonly Prompt[] = [
@@ -29,10 +29,34 @@ export const PROMPTS: readonly Prompt[] = [
     title: 'Prompt With Image',
     description: 'A user message with a 1×1 red PNG, then a text message.',
   },
+  {
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt That Asks For Context',
+    description: 'Asks the user what context to use (key user_context), then builds the message from it.',
+  },
 ];
 
-export function getPrompt(name: string, args: Record<string, string> | undefined): GetPromptResult {
+/** The prompt that asks the client for input before it can answer. */
+async function promptWithInput(ctx: RequestContext): Promise<GetPromptResult> {
+  const answer = await ctx.elicit(
+    {
+      message: 'What context should the prompt use?',
+      requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+    },
+    { key: 'user_context' },
+  );
+  const context = answer.action === 'accept' ? String(answer.content?.context ?? '') : `(${answer.action})`;
+  return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }] };
+}
+
+export async function getPrompt(
+  name: string,
+  args: Record<string, string> | undefined,
+  ctx: RequestContext,
+): Promise<GetPromptResult> {
   switch (name) {
+    case 'test_input_required_result_prompt':
+      return promptWithInput(ctx);
     case 'test_simple_prompt':
       return {
         messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
