@@ -1,17 +1,24 @@
-// Runs the official MCP conformance suite (server scenarios, active suite) against Foresight over HTTP, twice:
-// 1. directly: the built CLI serving the conformance fixture plugin;
-// 2. through an upstream: a second Foresight mounting the first as an `upstream` plugin without prefix, so
-//    every scenario crosses the upstream plugin (the same scenarios must pass as when served directly).
+// Runs the official MCP conformance referee (@modelcontextprotocol/conformance, which needs Node >= 22, so it runs
+// on the Node 24 binary of the `node` dev dependency) against Foresight, which runs on the machine's Node:
+// 1. served directly (the conformance fixture plugin), with the frozen requirement sets of both revisions,
+//    2025-11-25 (initialize and sessions) and 2026-07-28 (stateless, multi round-trip requests);
+// 2. through an upstream: a second Foresight mounting the first as an `upstream` plugin without prefix, so every
+//    scenario crosses the upstream plugin. Its client speaks the 2025 revisions, so this leg runs 2025-11-25;
+//    bridging a 2026-07-28 client across an upstream is the upstream era-bridging work.
+// Exits 0 only when every scored scenario of every run passes; scenarios a set does not score are reported.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireNode24 } from './node24.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = `${root}dist/cli/main.js`;
+const referee = `${root}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
 const baseline = `${root}test/conformance-baseline.yml`;
+const node24 = requireNode24();
 const servers = [];
 
 /** Starts `foresight serve` on a free loopback port and resolves with its MCP URL. */
@@ -35,16 +42,16 @@ function serve(config) {
   });
 }
 
-function runSuite(url, title) {
-  process.stdout.write(`\n### conformance: ${title} (${url})\n`);
-  const args = ['conformance', 'server', '--url', url, '--suite', 'active'];
+function runReferee(url, revision, title) {
+  process.stdout.write(`\n### conformance ${revision}: ${title} (${url})\n`);
+  const args = [referee, 'server', '--url', url, '--requirements', revision];
   if (existsSync(baseline)) args.push('--expected-failures', baseline);
-  const suite = spawn('npx', ['--no-install', ...args], { stdio: 'inherit', cwd: root });
-  return new Promise((resolve) => suite.once('exit', (c) => resolve(c ?? 1)));
+  const suite = spawn(node24, args, { stdio: 'inherit', cwd: root });
+  return new Promise((resolve) => suite.once('exit', (c) => resolve({ revision, title, passed: c === 0 })));
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'foresight-conformance-'));
-let code;
+let code = 1;
 try {
   const direct = await serve(`${root}test/fixtures/conformance.toml`);
   const viaUpstream = join(dir, 'via-upstream.toml');
@@ -62,12 +69,15 @@ try {
     ].join('\n'),
   );
   const proxied = await serve(viaUpstream);
-  const directCode = await runSuite(direct, 'served directly');
-  const proxiedCode = await runSuite(proxied, 'through a second Foresight mounting it as an upstream');
-  process.stdout.write(
-    `\nconformance: directly ${directCode === 0 ? 'passed' : 'FAILED'}, through an upstream ${proxiedCode === 0 ? 'passed' : 'FAILED'}\n`,
-  );
-  code = directCode === 0 && proxiedCode === 0 ? 0 : 1;
+  const runs = [
+    await runReferee(direct, '2025-11-25', 'served directly'),
+    await runReferee(direct, '2026-07-28', 'served directly'),
+    await runReferee(proxied, '2025-11-25', 'through a second Foresight mounting it as an upstream'),
+  ];
+  process.stdout.write('\nconformance:\n');
+  for (const run of runs)
+    process.stdout.write(`  ${run.passed ? 'passed' : 'FAILED'}  ${run.revision}  ${run.title}\n`);
+  code = runs.every((run) => run.passed) ? 0 : 1;
 } finally {
   for (const server of servers.reverse()) server.kill('SIGTERM');
   await rm(dir, { recursive: true, force: true });
