@@ -212,7 +212,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (sessionId !== undefined)
         return sendJsonRpcError(res, 404, -32001, 'session not found; initialize again');
       if (!isInitializeRequest(body)) {
-        return sendJsonRpcError(res, 400, -32600, 'no session: the first request must be initialize');
+        return sendJsonRpcError(
+          res,
+          400,
+          -32600,
+          'no session: a 2025 client starts with initialize; a 2026-07-28 request carries _meta["io.modelcontextprotocol/protocolVersion"] and the MCP-Protocol-Version header',
+        );
       }
       return openSession(req, res, body, principal);
     }

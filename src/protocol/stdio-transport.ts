@@ -54,6 +54,8 @@ export class LineStdioTransport implements Transport {
   private readonly onInputError = (error: Error) => this.onerror?.(error);
   /** Requests read but not yet answered: after stdin ends they still get their answers before close. */
   private readonly unanswered = new Set<string | number>();
+  /** Open `subscriptions/listen` streams: answered only when they end, so they never hold the transport open. */
+  private readonly listening = new Set<string | number>();
   private inputEnded = false;
 
   private readonly onEnd = () => {
@@ -65,14 +67,26 @@ export class LineStdioTransport implements Transport {
     if (this.inputEnded && this.unanswered.size === 0) void this.close();
   }
 
-  private track(message: JSONRPCMessage): void {
-    if ('method' in message && 'id' in message) this.unanswered.add(message.id);
+  /**
+   * Follows the requests in flight. Returns false for a request whose id is still in use by one in flight (a
+   * listen stream opened twice under one id, say): JSON-RPC ids name one request, and the SDK would take the
+   * second for the first.
+   */
+  private track(message: JSONRPCMessage): boolean {
+    if ('method' in message && 'id' in message) {
+      if (this.unanswered.has(message.id) || this.listening.has(message.id)) return false;
+      (message.method === 'subscriptions/listen' ? this.listening : this.unanswered).add(message.id);
+    }
     // A cancelled request gets no answer, so it no longer holds the transport open.
     if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') this.unanswered.delete(id);
+      if (typeof id === 'string' || typeof id === 'number') {
+        this.unanswered.delete(id);
+        this.listening.delete(id);
+      }
       this.closeWhenAnswered();
     }
+    return true;
   }
 
   private readonly onData = (chunk: Buffer) => {
@@ -121,7 +135,15 @@ export class LineStdioTransport implements Transport {
       this.reply(validId, -32600, NOT_JSON_RPC);
       return;
     }
-    this.track(parsed.data);
+    if (!this.track(parsed.data)) {
+      const { id } = parsed.data as { id: string | number };
+      this.reply(
+        id,
+        -32600,
+        `invalid request: id ${JSON.stringify(id)} is still in use by a request in flight (or an open listen stream); use a new id`,
+      );
+      return;
+    }
     this.observe?.inbound?.(parsed.data);
     this.onmessage?.(parsed.data);
   }
@@ -142,6 +164,7 @@ export class LineStdioTransport implements Transport {
     this.observe?.outbound?.(message);
     await this.write(message);
     const id = 'method' in message ? undefined : (message as { id?: string | number }).id;
+    if (id !== undefined) this.listening.delete(id);
     if (id !== undefined && this.unanswered.delete(id)) this.closeWhenAnswered();
   }
 
