@@ -15,6 +15,23 @@ import {
 
 export type ProtocolEra = 'legacy' | 'modern';
 
+/** The revisions of the stateless era Foresight serves (the SDK's own list, which it does not export). */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+
+/**
+ * The revision a request's `_meta` envelope claims, when it claims one Foresight does not serve. The SDK checks
+ * the opening request of a stdio connection and every HTTP request, but not the later requests of a stdio
+ * connection pinned to 2026-07-28.
+ */
+export function unsupportedClaim(message: unknown): string | undefined {
+  const params = (message as { params?: { _meta?: Record<string, unknown> } }).params;
+  const claimed = params?._meta?.[PROTOCOL_VERSION_META_KEY];
+  if (claimed === undefined) return undefined;
+  return typeof claimed === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claimed)
+    ? undefined
+    : String(claimed);
+}
+
 /** Where requests come from. One per stdio connection, legacy HTTP session or modern HTTP request. */
 export interface Connection {
   transport: 'stdio' | 'http' | 'memory';

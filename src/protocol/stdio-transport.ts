@@ -16,6 +16,15 @@ export interface LineTransportOptions {
   maxLineBytes?: number;
   /** Sees every message read and every message written (in that order of events), e.g. to follow listen streams. */
   observe?: { inbound?(message: JSONRPCMessage): void; outbound?(message: JSONRPCMessage): void };
+  /** Refuses a request before it is served: the error it returns is the answer. */
+  screen?(request: JSONRPCMessage): WireRefusal | undefined;
+}
+
+/** A JSON-RPC error a request is answered with instead of being served. */
+export interface WireRefusal {
+  code: number;
+  message: string;
+  data?: unknown;
 }
 
 export class LineStdioTransport implements Transport {
@@ -27,6 +36,7 @@ export class LineStdioTransport implements Transport {
   private readonly output: Writable;
   private readonly maxLineBytes: number;
   private readonly observe: LineTransportOptions['observe'];
+  private readonly screen: LineTransportOptions['screen'];
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** True while skipping the rest of an oversized line. */
@@ -38,6 +48,7 @@ export class LineStdioTransport implements Transport {
     this.output = options.output ?? process.stdout;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.observe = options.observe;
+    this.screen = options.screen;
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
   }
 
@@ -133,6 +144,11 @@ export class LineStdioTransport implements Transport {
       const id = (value as { id?: unknown } | null)?.id;
       const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
       this.reply(validId, -32600, NOT_JSON_RPC);
+      return;
+    }
+    const refusal = 'method' in parsed.data && 'id' in parsed.data ? this.screen?.(parsed.data) : undefined;
+    if (refusal) {
+      void this.write({ jsonrpc: '2.0', id: (parsed.data as { id: string | number }).id, error: refusal });
       return;
     }
     if (!this.track(parsed.data)) {

@@ -1,11 +1,11 @@
 // stdio serving on the SDK's dual-era entry: the connection's opening decides its era (initialize: 2025;
 // a request with the per-request _meta: 2026-07-28), and one server is pinned to it until stdin closes.
 import { randomUUID } from 'node:crypto';
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
 import type { LegacyPosture } from '../config/index.js';
 import type { Logger } from '../host/index.js';
-import { LOCAL_PRINCIPAL } from './caller.js';
+import { LOCAL_PRINCIPAL, MODERN_PROTOCOL_VERSIONS, unsupportedClaim } from './caller.js';
 import { type ListenSubscriptions, endedRequestId, listenedResources } from './listen.js';
 import type { Binding, BoundServer } from './server-factory.js';
 import { type LineTransportOptions, LineStdioTransport } from './stdio-transport.js';
@@ -45,6 +45,15 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
         } else ended(message);
       },
       outbound: ended,
+    },
+    screen: (request) => {
+      const requested = unsupportedClaim(request);
+      if (requested === undefined) return undefined;
+      return {
+        code: ProtocolErrorCode.UnsupportedProtocolVersion,
+        message: `Unsupported protocol version: ${requested}`,
+        data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested },
+      };
     },
   });
   const handle = serveStdioEntry(
