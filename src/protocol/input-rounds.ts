@@ -108,7 +108,7 @@ export class InputRounds {
     if (event.kind === 'done') return event.result;
     if (event.kind === 'failed') throw event.error;
     const label = describe(request.target);
-    if (flow.round >= this.maxRounds) {
+    if (flow.round > this.maxRounds) {
       const exceeded = errors.inputRoundsExceeded(label, this.maxRounds);
       flow.abort(exceeded);
       throw exceeded;

@@ -42,6 +42,16 @@ export function askingPlugin(id = 'ask'): AskingPlugin {
           inputSchema: { type: 'object', properties: {} },
         },
         {
+          name: 'endless',
+          description: 'Never has enough: asks one more question each round.',
+          inputSchema: { type: 'object', properties: {} },
+        },
+        {
+          name: 'same_key_twice',
+          description: 'Asks two questions at once under one key.',
+          inputSchema: { type: 'object', properties: {} },
+        },
+        {
           name: 'no_questions',
           description: 'Answers at once.',
           inputSchema: { type: 'object', properties: {} },
@@ -50,6 +60,13 @@ export function askingPlugin(id = 'ask'): AskingPlugin {
       callTool: async (name, args, ctx) => {
         began(name);
         if (name === 'no_questions') return { content: [{ type: 'text', text: 'done' }] };
+        if (name === 'endless') {
+          for (let round = 1; ; round += 1) await ctx.elicit({ ...CONFIRM, message: `Question ${round}?` });
+        }
+        if (name === 'same_key_twice') {
+          await Promise.all([ctx.elicit(CONFIRM, { key: 'k' }), ctx.elicit(CONFIRM, { key: 'k' })]);
+          return { content: [{ type: 'text', text: 'unreachable' }] };
+        }
         if (name === 'confirm') {
           const answer = await ctx.elicit({
             ...CONFIRM,
