@@ -198,7 +198,7 @@ const TOOLS = [
   },
 ];
 
-/** @type {import('@modelcontextprotocol/sdk/types.js').ResourceTemplate[]} */
+/** @type {import('@modelcontextprotocol/server').ResourceTemplateType[]} */
 const TEMPLATES = [
   {
     uriTemplate: 'note/{id}',
@@ -209,7 +209,7 @@ const TEMPLATES = [
   },
 ];
 
-/** @type {import('@modelcontextprotocol/sdk/types.js').Prompt[]} */
+/** @type {import('@modelcontextprotocol/server').Prompt[]} */
 const PROMPTS = [
   {
     name: 'summarize_notes',
@@ -302,7 +302,7 @@ export default definePlugin({
      * The slow tool: honours the call's signal (deadline, client cancellation, shutdown) and reports progress.
      * @param {Note[]} chosen
      * @param {import('foresight').RequestContext} rc
-     * @returns {Promise<import('@modelcontextprotocol/sdk/types.js').CallToolResult>}
+     * @returns {Promise<import('@modelcontextprotocol/server').CallToolResult>}
      */
     async function exportNotes(chosen, rc) {
       const parts = [];
