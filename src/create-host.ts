@@ -299,6 +299,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         createServer,
         bus,
         listen,
+        toolSchema: (name) => tools.listed(name)?.tool.inputSchema,
       });
       closers.add(() => serving.close());
       return serving;

@@ -13,10 +13,11 @@ import {
   isInitializeRequest,
 } from '@modelcontextprotocol/server';
 import type { LegacyPosture } from '../config/index.js';
-import type { Logger } from '../host/index.js';
+import type { Logger, McpTool } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { type ListenSubscriptions, listenedResources } from './listen.js';
+import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
 import type { Binding, BoundServer } from './server-factory.js';
 import { NOT_JSON_RPC } from './wire-errors.js';
 
@@ -38,6 +39,8 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   /** Where the host's change events reach modern listen streams. */
   bus: ServerEventBus;
   listen: ListenSubscriptions;
+  /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its 2026-07-28 calls. */
+  toolSchema?(name: string): McpTool['inputSchema'] | undefined;
 }
 
 export interface HttpServing {
@@ -64,10 +67,16 @@ class BodyError extends Error {
   }
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
@@ -169,7 +178,25 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
    * A modern request. A listen stream subscribes its resources at their plugins while its response is open
    * (a refused listen closes at once, and unsubscribes as quickly).
    */
-  const handleModern = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+  const mirrored = new WeakMap<object, HeaderParam[]>();
+  /** A tool call whose Mcp-Param-* headers disagree with its arguments: why, and the request's id. */
+  const paramMismatch = (req: IncomingMessage, body: unknown) => {
+    const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    const schema = options.toolSchema?.(call.params.name);
+    if (!schema) return undefined;
+    let params = mirrored.get(schema);
+    if (!params) mirrored.set(schema, (params = headerParams(schema)));
+    if (params.length === 0) return undefined;
+    const why = paramHeaderMismatch(params, call.params.arguments, (name) => header(req, name));
+    const id = typeof call.id === 'string' || typeof call.id === 'number' ? call.id : null;
+    return why === undefined ? undefined : { why, id };
+  };
+
+  const handleModern = async (req: IncomingMessage, res: ServerResponse, body: unknown, modern: boolean) => {
+    // SEP-2243: a server that reads the body checks the headers a tool's parameters are mirrored into.
+    const mismatch = modern ? paramMismatch(req, body) : undefined;
+    if (mismatch) return sendJsonRpcError(res, 400, -32020, `Header mismatch: ${mismatch.why}`, mismatch.id);
     const listen = listenedResources(body);
     if (listen && listen.uris.length > 0) {
       const key = `http:${randomUUID()}`;
@@ -205,7 +232,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     });
     // Modern requests, the requests the SDK refuses (mismatched headers, unknown versions), and every request
     // when 2025 clients are refused: the SDK's entry answers them.
-    if (era.kind !== 'legacy' || options.legacyClients === 'reject') return handleModern(req, res, body);
+    if (era.kind !== 'legacy' || options.legacyClients === 'reject')
+      return handleModern(req, res, body, era.kind === 'modern');
 
     if (req.method === 'POST') {
       if (live) return live.transport.handleRequest(req, res, body);

@@ -5,11 +5,13 @@ import { RED_PIXEL_PNG_BASE64, SILENT_WAV_BASE64 } from './media.js';
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 /** Kept byte-for-byte: json-schema-2020-12 checks that $schema, $defs and additionalProperties survive tools/list. */
+/** Uses 2020-12 keywords a host could strip: composition, conditionals, an anchor, a reference. */
 const JSON_SCHEMA_2020_12_INPUT = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object' as const,
   $defs: {
     address: {
+      $anchor: 'addressDef',
       type: 'object',
       properties: { street: { type: 'string' }, city: { type: 'string' } },
     },
@@ -17,7 +19,14 @@ const JSON_SCHEMA_2020_12_INPUT = {
   properties: {
     name: { type: 'string' },
     address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
   },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
   additionalProperties: false,
 };
 
@@ -109,5 +118,22 @@ export const CONTENT_TOOLS: readonly FixtureTool[] = [
       annotations: READ_ONLY,
     },
     run: async (args) => textResult(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
+  },
+  {
+    descriptor: {
+      name: 'test_custom_header',
+      description:
+        'Echoes a region and a shard; over HTTP a 2026-07-28 client mirrors them into Mcp-Param-Region and Mcp-Param-Shard.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'Any text', 'x-mcp-header': 'Region' },
+          shard: { type: 'integer', description: 'Any whole number', 'x-mcp-header': 'Shard' },
+        },
+        required: ['region'],
+      },
+      annotations: READ_ONLY,
+    },
+    run: async (args) => textResult(`region=${String(args.region)} shard=${String(args.shard ?? '-')}`),
   },
 ];
