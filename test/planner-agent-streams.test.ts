@@ -1,31 +1,21 @@
 // The planner without sessions: 2026-07-28 requests over HTTP are keyed into agent streams by principal, clientInfo
 // and W3C trace id, and no speculative result ever crosses principals, not even a session-independent one.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolValueModel } from '../src/enrich/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import { PREFETCH_META_KEY, ResultCache } from '../src/planner/index.js';
 import { type HttpServing, traceIdOf } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import { type WireAnswer, modernMeta, modernPost } from './support/modern-wire.js';
-import { ok, parts, shared } from './support/planner-fixtures.js';
+import { model, ok, parts, shared } from './support/planner-fixtures.js';
 import { type RecordsPlugin, recordsPlugin } from './support/records-plugin.js';
-
-const READ: ToolValueModel = {
-  valueClass: 'critical',
-  sideEffect: 'read_only',
-  cost: { typicalKb: 1 },
-  followUp: [],
-  invalidates: [],
-};
 
 function withModels(sessionIndependent: boolean): RecordsPlugin {
   return recordsPlugin({
     models: {
-      list: {
-        ...READ,
+      list: model({
         followUp: [{ tool: 'rec__get', probability: 0.9, projection: 'items[*].key', projectionArg: 'key' }],
-      },
-      get: { ...READ, sessionIndependent },
+      }),
+      get: model({ sessionIndependent }),
     },
   });
 }

@@ -40,6 +40,17 @@ const ask = (ctx: RequestContext, prompt: string, key: string, maxTokens: number
     { key },
   );
 
+/** A tool that asks the client's model one question and returns the answer. */
+function modelTool(name: string, description: string, prompt: string, key: string): FixtureTool {
+  return {
+    descriptor: { name, description, inputSchema: NO_ARGUMENTS },
+    run: async (_args, ctx) => {
+      const result = await ask(ctx, prompt, key, 100);
+      return textResult(`The model says: ${samplingText(result.content)}`);
+    },
+  };
+}
+
 /** Whether a call was refused for a capability the client did not declare (the call goes on without it). */
 function isCapabilityMissing(error: unknown): boolean {
   return isForesightError(error) && error.code === errors.capabilityMissing.code;
@@ -57,17 +68,12 @@ export const INPUT_TOOLS: readonly FixtureTool[] = [
       return textResult(`Hello, ${answerOf(answer, 'name')}!`);
     },
   },
-  {
-    descriptor: {
-      name: 'test_input_required_result_sampling',
-      description: "Asks the client's model for the capital of France (key capital_question).",
-      inputSchema: NO_ARGUMENTS,
-    },
-    run: async (_args, ctx) => {
-      const result = await ask(ctx, 'What is the capital of France?', 'capital_question', 100);
-      return textResult(`The model says: ${samplingText(result.content)}`);
-    },
-  },
+  modelTool(
+    'test_input_required_result_sampling',
+    "Asks the client's model for the capital of France (key capital_question).",
+    'What is the capital of France?',
+    'capital_question',
+  ),
   {
     descriptor: {
       name: 'test_input_required_result_list_roots',
@@ -170,17 +176,12 @@ export const INPUT_TOOLS: readonly FixtureTool[] = [
       );
     },
   },
-  {
-    descriptor: {
-      name: 'test_missing_capability',
-      description: "Needs the client's sampling capability; refused when the request does not declare it.",
-      inputSchema: NO_ARGUMENTS,
-    },
-    run: async (_args, ctx) => {
-      const result = await ask(ctx, 'Say something', 'needs_sampling', 20);
-      return textResult(`The model says: ${samplingText(result.content)}`);
-    },
-  },
+  modelTool(
+    'test_missing_capability',
+    "Needs the client's sampling capability; refused when the request does not declare it.",
+    'Say something',
+    'needs_sampling',
+  ),
   {
     descriptor: {
       name: 'test_streaming_elicitation',
