@@ -1,8 +1,6 @@
 // Bad input over stdio and Streamable HTTP: each gets a clear, correctly coded answer, and after each
 // one the same server still answers a normal call.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type Client, ProtocolError, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type HttpServer,
@@ -44,7 +42,7 @@ function clientWire(client: Client): Wire {
     try {
       return { result: await run() };
     } catch (error) {
-      if (error instanceof McpError) return { error: { code: error.code, message: error.message } };
+      if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message } };
       throw error;
     }
   };

@@ -1,7 +1,6 @@
 // The lists' metadata over time: its arrival and any change found on reload rebuild the schemas and tell the
 // client (notifications/tools/list_changed); an unchanged reload tells nobody; a failed first load serves
 // generic schemas that say so, until a later load succeeds.
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   FIELDS,
@@ -29,7 +28,7 @@ afterEach(async () => {
 
 function listChanged(r: ClickUpRig) {
   const handler = vi.fn();
-  r.client.setNotificationHandler(ToolListChangedNotificationSchema, handler);
+  r.client.setNotificationHandler('notifications/tools/list_changed', handler);
   return handler;
 }
 

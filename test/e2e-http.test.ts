@@ -1,7 +1,6 @@
 // End to end over Streamable HTTP: the built CLI on a free loopback port serves real SDK Clients, keeps
 // concurrent sessions apart, ends a session on DELETE and exits 0 on SIGTERM.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type HttpServer,

@@ -1,21 +1,40 @@
-// End to end over stdio: the built CLI, spawned by the SDK's StdioClientTransport, serves the workspace
-// plugin to a real SDK Client, and exits 0 when the client closes stdin.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// End to end over stdio with an old client: the built CLI, spawned by SDK 1.x's StdioClientTransport, serves the
+// workspace plugin to a real SDK 1.x Client, and exits 0 when the client closes stdin. This file deliberately
+// stays on the SDK 1.x client (@modelcontextprotocol/sdk 1.32.2) to prove that an old legacy client still works;
+// the rest of the suite drives Foresight through the SDK v2 Client.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ObservedStdioClientTransport,
   RawStdioClient,
   START_LINE,
   START_TIMEOUT_MS,
+  type SpawnOptions,
+  StdioServerWatch,
   WORKSPACE_FILES,
+  cliStdioParameters,
   killAll,
   makeWorkspace,
-  newClient,
   removeWorkspaces,
   spawnCli,
   textOf,
   withTimeout,
 } from './support/cli.js';
+
+/** SDK 1.x's stdio client transport running the built CLI, watched like the suite's v2 one. */
+class LegacyStdioClientTransport extends StdioClientTransport {
+  readonly watch: StdioServerWatch;
+
+  constructor(options: SpawnOptions & { args?: readonly string[] }) {
+    super(cliStdioParameters(options));
+    this.watch = new StdioServerWatch(this.stderr);
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.watch.follow(this);
+  }
+}
 
 const WORKSPACE_TOOLS = [
   'workspace__glob',
@@ -24,17 +43,17 @@ const WORKSPACE_TOOLS = [
   'workspace__read_file',
 ];
 
-async function connectStdio(): Promise<{ client: Client; transport: ObservedStdioClientTransport }> {
+async function connectStdio(): Promise<{ client: Client; transport: LegacyStdioClientTransport }> {
   const root = await makeWorkspace();
-  const transport = new ObservedStdioClientTransport({ cwd: root, args: ['serve'] });
-  const client = newClient();
+  const transport = new LegacyStdioClientTransport({ cwd: root, args: ['serve'] });
+  const client = new Client({ name: 'e2e-legacy-sdk', version: '1.32.2' });
   await withTimeout(client.connect(transport), START_TIMEOUT_MS, 'the stdio client to initialize');
   return { client, transport };
 }
 
-describe('foresight serve over stdio', () => {
+describe('foresight serve over stdio, to an SDK 1.x client', () => {
   // One server answers the read-only checks; none of them changes its state.
-  let transport: ObservedStdioClientTransport;
+  let transport: LegacyStdioClientTransport;
   let client: Client;
 
   beforeAll(async () => {
@@ -50,7 +69,7 @@ describe('foresight serve over stdio', () => {
   it('initializes as foresight and prints one start line on stderr', async () => {
     expect(client.getServerVersion()?.name).toBe('foresight');
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, completions: {} });
-    const match = await transport.waitForStderr(START_LINE);
+    const match = await transport.watch.waitForStderr(START_LINE);
     expect(match.slice(1)).toEqual(['1', 'workspace', '4', 'stdio']);
   });
 
@@ -106,9 +125,9 @@ describe('foresight serve over stdio, shutdown', () => {
     const { client, transport } = await connectStdio();
     expect((await client.listTools()).tools).toHaveLength(4);
     await client.close();
-    expect(await transport.exited()).toEqual({ code: 0, signal: null });
+    expect(await transport.watch.exited()).toEqual({ code: 0, signal: null });
     // The log names stdin as the reason, so this was not the SDK's SIGTERM fallback.
-    expect(transport.stderrSoFar()).toMatch(/"why":"stdin closed".*"msg":"shutting down"/);
+    expect(transport.watch.stderrSoFar()).toMatch(/"why":"stdin closed".*"msg":"shutting down"/);
   });
 
   it('answers requests it has read before stdin closed, then exits 0', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
   type PluginContext,
   type ToolCategory,
@@ -100,8 +100,8 @@ describe('category visibility', () => {
     expect(await toolNames(connected)).toEqual(['tracker__create_issue', 'tracker__ping']);
 
     const hidden = connected.client.callTool({ name: 'tracker__get_merge_requests', arguments: {} });
-    await expect(hidden).rejects.toThrow(McpError);
-    await expect(hidden).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(hidden).rejects.toThrow(ProtocolError);
+    await expect(hidden).rejects.toMatchObject({ code: ProtocolErrorCode.InvalidParams });
     await expect(hidden).rejects.toThrow(/no active enricher serves its category "git_repository"/);
     expect(received).toEqual([]);
   });
@@ -111,7 +111,7 @@ describe('category visibility', () => {
     connected = await connect({ plugins: [trackerPlugin(() => [enricher])] });
     expect(await toolNames(connected)).not.toContain('tracker__get_merge_requests');
     const changed = new Promise<void>((resolve) =>
-      connected?.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      connected?.client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
     enricher.categories = ['issue_tracker', 'git_repository'];
     // A plugin with new metadata says so through its context; the pipeline rebuilds from it.
@@ -245,7 +245,7 @@ describe('the chain', () => {
         ?.inputSchema.properties?.state;
     expect(await stateEnum()).toMatchObject({ enum: ['open', 'closed'] });
     const notified = new Promise<void>((resolve) =>
-      connected?.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      connected?.client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
     states = ['open', 'closed', 'merged'];
     changed?.();
@@ -257,7 +257,7 @@ describe('the chain', () => {
     connected = await connect({ plugins: [trackerPlugin(() => [new PriorityEnricher()])] });
     await connected.client.listTools();
     let notified = 0;
-    connected.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (notified += 1));
+    connected.client.setNotificationHandler('notifications/tools/list_changed', () => void (notified += 1));
     connected.host.tools.refresh();
     await new Promise((resolve) => setImmediate(resolve));
     await connected.client.listTools();

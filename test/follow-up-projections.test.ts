@@ -4,7 +4,6 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PublishedToolEntry } from '../src/host/index.js';
 import type { ToolValueModel } from '../src/index.js';
 import { projectFollowUp } from '../src/planner/index.js';
@@ -100,7 +99,7 @@ describe('follow-up projections produce valid calls', () => {
     let checked = 0;
     for (const { tool, model, entry } of modelsWithFollowUps()) {
       const args = SAMPLE_CALLS[tool] ?? {};
-      const result = (await connected.client.callTool({ name: tool, arguments: args })) as CallToolResult;
+      const result = await connected.client.callTool({ name: tool, arguments: args });
       expect(result.isError, `${tool}: ${JSON.stringify(result.content)}`).toBeFalsy();
       for (const link of model.followUp) {
         // A link without a projection path is the enricher's to project (read_file → the files it imports).

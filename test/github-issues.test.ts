@@ -1,5 +1,4 @@
 // The github plugin's issue tools, end to end: a real MCP client, the host, the plugin, a loopback GitHub.
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import github from '../src/plugins/github/index.js';
@@ -127,7 +126,7 @@ describe('github issue tools: the schemas', () => {
       description: 'label names',
     });
     const changed = new Promise<void>((resolve) =>
-      c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      c.client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
     release();
     await changed;

@@ -1,6 +1,6 @@
 // get_pipeline and get_job_logs on GitHub end to end: the check runs and workflow runs of a head commit, failed
 // jobs first; a job's log downloaded through GitHub's redirect without the token, searched or paged, and bounded.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_LOG_CHARS, MAX_LOG_LINES } from '../src/plugins/kit/index.js';
 import { gh } from './support/fake-github.js';
@@ -104,7 +104,7 @@ describe('get_pipeline', () => {
   });
 
   it('projects only failed jobs into get_job_logs calls the schema accepts', async () => {
-    const result = (await host.call('get_pipeline', { key: '#12' })) as CallToolResult;
+    const result = await host.call('get_pipeline', { key: '#12' });
     const entry = host.connected.host.plugins
       .publishedTools()
       .find((e) => e.ref.published === 'github__get_pipeline');

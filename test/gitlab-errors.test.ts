@@ -1,7 +1,7 @@
 // How the gitlab plugin reports GitLab's failures: each HTTP error class, rate limits, retries, network and
 // deadline failures become clear tool errors, and the token never appears in any output or log.
 import { createServer } from 'node:net';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { gl } from './support/fake-gitlab-bodies.js';
 import {

@@ -1,6 +1,5 @@
 // The gitlab plugin's options, its registration as a built-in kind, and the schemas its enricher fits to GitLab
 // and to the project's labels and milestones (with list_changed when they arrive).
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { BUILTIN_KINDS } from '../src/plugins/index.js';
@@ -148,7 +147,7 @@ describe('gitlab schemas', () => {
       metadata: { labels: ['bug', 'feature'], milestones: [{ id: 11, title: 'v1.0' }], gate },
     });
     const changed = vi.fn();
-    rig.client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
+    rig.client.setNotificationHandler('notifications/tools/list_changed', changed);
     const before = await schemas(rig);
     expect(before.get('create_issue')?.labels?.items).not.toHaveProperty('enum');
     expect(before.get('create_issue')?.milestone).not.toHaveProperty('enum');

@@ -1,11 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { type PluginContext, definePlugin } from '../src/index.js';
 import { connect, connectClient, textOf } from './support/in-memory.js';
 
@@ -78,7 +71,7 @@ describe('notifications and request context', () => {
     const { client, close } = await connect({ plugins: [live] });
     try {
       const changed = new Promise<void>((resolve) =>
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+        client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
       );
       extraTool = true;
       context?.notifyListChanged('tools');
@@ -95,7 +88,7 @@ describe('notifications and request context', () => {
     try {
       const updates: string[] = [];
       client.setNotificationHandler(
-        ResourceUpdatedNotificationSchema,
+        'notifications/resources/updated',
         (n) => void updates.push(n.params.uri),
       );
       context?.notifyResourceUpdated('feed'); // not subscribed yet
@@ -114,9 +107,7 @@ describe('notifications and request context', () => {
     const { client, close } = await connect({ plugins: [live] });
     try {
       const controller = new AbortController();
-      const call = client.callTool({ name: 'live__wait', arguments: {} }, undefined, {
-        signal: controller.signal,
-      });
+      const call = client.callTool({ name: 'live__wait', arguments: {} }, { signal: controller.signal });
       await new Promise((r) => setTimeout(r, 20));
       controller.abort('user pressed stop');
       await expect(call).rejects.toThrow();
@@ -158,12 +149,13 @@ describe('notifications and request context', () => {
     const { client, close } = await connect({ plugins: [live] });
     try {
       const logs: unknown[] = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+      client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
       await client.setLoggingLevel('info');
       const progress: string[] = [];
-      const result = await client.callTool({ name: 'live__chatty', arguments: {} }, undefined, {
-        onprogress: (p) => void progress.push(`${p.progress}/${p.total} ${p.message}`),
-      });
+      const result = await client.callTool(
+        { name: 'live__chatty', arguments: {} },
+        { onprogress: (p) => void progress.push(`${p.progress}/${p.total} ${p.message}`) },
+      );
       expect(textOf(result)).toBe('spoke');
       expect(progress).toEqual(['1/2 half', '2/2 done']);
       expect(logs).toEqual([{ step: 'one' }]);
@@ -175,12 +167,12 @@ describe('notifications and request context', () => {
   it('relays sampling and elicitation to a client that supports them, and refuses otherwise', async () => {
     const capable = await connect({ plugins: [live] }, { capabilities: { sampling: {}, elicitation: {} } });
     try {
-      capable.client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      capable.client.setRequestHandler('sampling/createMessage', async () => ({
         model: 'test',
         role: 'assistant',
         content: { type: 'text', text: 'sampled' },
       }));
-      capable.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+      capable.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
       const result = await capable.client.callTool({ name: 'live__ask', arguments: {} });
       expect(textOf(result)).toBe('{"type":"text","text":"sampled"} decline');
     } finally {
@@ -221,7 +213,7 @@ describe('subscriptions reach the plugin', () => {
     const c = await connect({ plugins: [watched], planner: { enabled: false } });
     try {
       const updated: string[] = [];
-      c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      c.client.setNotificationHandler('notifications/resources/updated', (n) => {
         updated.push(n.params.uri);
       });
       await c.client.subscribeResource({ uri: 'watched://doc' });

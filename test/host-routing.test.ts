@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { definePlugin } from '../src/index.js';
 import { connect } from './support/in-memory.js';
 
@@ -82,11 +82,11 @@ describe('routing', () => {
       await expect(client.readResource({ uri: 'nobody://x' })).rejects.toMatchObject({ code: -32002 });
       await expect(client.readResource({ uri: 'no-scheme' })).rejects.toMatchObject({ code: -32002 });
       await expect(client.callTool({ name: 'docs__nope', arguments: {} })).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
+        code: ProtocolErrorCode.InvalidParams,
       });
       // Exact table: a near name does not match.
       await expect(client.callTool({ name: 'DOCS__link', arguments: {} })).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
+        code: ProtocolErrorCode.InvalidParams,
       });
       expect((await client.callTool({ name: 'docs__link', arguments: {} })).isError).toBeFalsy();
     } finally {

@@ -1,7 +1,6 @@
 // The jira plugin's project metadata over time: a change found on reload rebuilds the schemas and tells the client
 // (notifications/tools/list_changed); an unchanged reload tells nobody; a failed first load serves generic schemas
 // that say so, until a later load succeeds.
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jira } from './support/fake-jira.js';
 import { OPS, PROJ, PROJ_CUSTOM, routeMetadata } from './support/fake-jira-metadata.js';
@@ -21,7 +20,7 @@ function listChanged(r: JiraRig): { count: () => number; next: Promise<void> } {
   let count = 0;
   let resolve = () => {};
   const next = new Promise<void>((done) => (resolve = done));
-  r.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  r.client.setNotificationHandler('notifications/tools/list_changed', () => {
     count++;
     resolve();
   });

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlannerConfig } from '../src/config/index.js';
 import gitlab from '../src/plugins/gitlab/index.js';
@@ -127,8 +127,7 @@ async function startRig(planner: Partial<PlannerConfig>): Promise<Rig> {
   return {
     fake,
     connected,
-    call: async (tool, args = {}) =>
-      (await client.callTool({ name: `gl__${tool}`, arguments: args })) as CallToolResult,
+    call: (tool, args = {}) => client.callTool({ name: `gl__${tool}`, arguments: args }),
     mergeRequestLog: () => fake.requests.filter((r) => r.path.startsWith(MR_PATH)).map(short),
     gateDiscussions: (iid) => {
       let release!: () => void;

@@ -1,11 +1,6 @@
 // The planner at run time, through a real MCP client: serving from the cache and joining calls in flight,
 // caps, invalidation, session scoping, notifications, and no speculative traffic when it is off.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +71,7 @@ async function call(
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return client.callTool({ name, arguments: args });
 }
 
 function prefetch(result: CallToolResult): unknown {
@@ -241,12 +236,9 @@ describe('planner: what never runs ahead', () => {
     const c = await start(rec);
     const messages: unknown[] = [];
     const progress: unknown[] = [];
-    c.client.setNotificationHandler(
-      LoggingMessageNotificationSchema,
-      (n) => void messages.push(n.params.data),
-    );
-    c.client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params));
-    await c.client.callTool({ name: 'rec__list', arguments: {} }, undefined, { onprogress: () => {} });
+    c.client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params.data));
+    c.client.setNotificationHandler('notifications/progress', (n) => void progress.push(n.params));
+    await c.client.callTool({ name: 'rec__list', arguments: {} }, { onprogress: () => {} });
     await settled(c, 3);
     await call(c.client, 'rec__get', { key: 'r1' });
     // Only the agent's list call logged and reported progress; the three speculative gets did not.

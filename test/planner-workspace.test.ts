@@ -2,7 +2,7 @@
 // file edited on disk after it was read ahead is read again, not served from the cache.
 import { utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { PREFETCH_META_KEY } from '../src/planner/index.js';
@@ -42,7 +42,7 @@ async function start(): Promise<Connected> {
 }
 
 async function call(c: Connected, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await c.client.callTool({ name, arguments: args })) as CallToolResult;
+  return c.client.callTool({ name, arguments: args });
 }
 
 async function settled(c: Connected): Promise<number> {

@@ -2,7 +2,7 @@
 // listed; when it is back on the same port, the session it forgot is initialised again and calls resume.
 // Against server-everything (which answers 400 for an unknown session) and a second Foresight (404, as the
 // spec says).
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import {
@@ -38,7 +38,7 @@ async function mountUrl(url: string, records: Record<string, unknown>[], extra: 
 }
 
 async function call(c: Connected, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await c.client.callTool({ name, arguments: args })) as CallToolResult;
+  return c.client.callTool({ name, arguments: args });
 }
 
 async function waitForTool(c: Connected, name: string): Promise<void> {

@@ -2,17 +2,14 @@
 // agent's SDK client on an in-memory link) mounts the real server-everything under the prefix `ev`, over stdio
 // with its traffic recorded (support/stdio-recorder.mjs: to see what the server itself got and sent), and
 // over Streamable HTTP. Each test asserts what the agent's client receives.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  type CallToolResult,
+  Client,
   type ClientCapabilities,
   type LoggingLevel,
   type LoggingMessageNotification,
   type Progress,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -110,7 +107,7 @@ async function mountStdio(
 /** Every `notifications/message` the agent's client receives. */
 function collectLogs(c: Connected): LoggingMessageNotification['params'][] {
   const logs: LoggingMessageNotification['params'][] = [];
-  c.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  c.client.setNotificationHandler('notifications/message', (notification) => {
     logs.push(notification.params);
   });
   return logs;
@@ -136,9 +133,10 @@ async function expectCancelled(wire: string, id: unknown): Promise<void> {
  */
 async function expectProgress(c: Connected, tool: string): Promise<void> {
   const progress: Progress[] = [];
-  const result = await c.client.callTool({ name: tool, arguments: { duration: 1, steps: 4 } }, undefined, {
-    onprogress: (p) => progress.push(p),
-  });
+  const result = await c.client.callTool(
+    { name: tool, arguments: { duration: 1, steps: 4 } },
+    { onprogress: (p) => progress.push(p) },
+  );
   expect(textOf(result)).toBe('Long running operation completed. Duration: 1 seconds, Steps: 4.');
   expect(progress).toEqual([1, 2, 3, 4].map((step) => ({ progress: step, total: 4 })));
 }
@@ -226,7 +224,7 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
     const c = await mountStdio({
       capabilities: { roots: { listChanged: true } },
       tool: 'ev__get-roots-list',
-      prepare: (client) => client.setRequestHandler(ListRootsRequestSchema, () => ({ roots })),
+      prepare: (client) => client.setRequestHandler('roots/list', () => ({ roots })),
     });
     // server-everything asks for roots after initialise, outside any call: with one agent connected, Foresight
     // answers with that agent's roots. The server says so in a log message, which goes to Foresight's log.
@@ -268,7 +266,7 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
       extra: [`roots = [${JSON.stringify(root)}]`],
       tool: 'ev__get-roots-list',
     });
-    c.client.setRequestHandler(ListRootsRequestSchema, () => {
+    c.client.setRequestHandler('roots/list', () => {
       asked.push('roots/list');
       return { roots: [{ uri: 'file:///agent/project', name: 'project' }] };
     });
@@ -330,7 +328,6 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
     const outcome = await c.client
       .callTool(
         { name: 'ev__trigger-long-running-operation', arguments: { duration: 2, steps: 4 } },
-        undefined,
         {
           signal: cancel.signal,
           onprogress: (p) => {
@@ -362,10 +359,10 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
       );
       expect(steps.map((m) => m.params?.progress)).toContain(4);
     }, POLL);
-    const echoed = (await c.client.callTool({
+    const echoed = await c.client.callTool({
       name: 'ev__echo',
       arguments: { message: 'still serving' },
-    })) as CallToolResult;
+    });
     expect(textOf(echoed)).toBe('Echo: still serving');
     const out = await recorded(c.wire, 'out');
     expect(out.filter((m) => m.id === request?.id && m.method === undefined)).toEqual([]);
@@ -375,10 +372,10 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
 
   it('deadline: the agent hears of it at once, and the server gets a cancellation for the request', async () => {
     const c = await mountStdio({ extra: ['deadline_ms = 300'], tool: 'ev__trigger-long-running-operation' });
-    const slow = (await c.client.callTool({
+    const slow = await c.client.callTool({
       name: 'ev__trigger-long-running-operation',
       arguments: { duration: 5, steps: 5 },
-    })) as CallToolResult;
+    });
     expect(textOf(slow)).toContain('did not finish within its deadline of 300 ms');
     const [request] = (await requestsTo(c.wire, 'tools/call')).filter(
       (m) => m.params?.name === 'trigger-long-running-operation',
@@ -408,10 +405,10 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
 
   it('structured content: the result keeps structuredContent; outputSchema and annotations are listed as the server lists them', async () => {
     const c = await mountStdio({ tool: 'ev__get-structured-content' });
-    const result = (await c.client.callTool({
+    const result = await c.client.callTool({
       name: 'ev__get-structured-content',
       arguments: { location: 'Chicago' },
-    })) as CallToolResult;
+    });
     const weather = { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 };
     expect(result.structuredContent).toEqual(weather);
     expect(JSON.parse(textOf(result))).toEqual(weather);

@@ -1,8 +1,7 @@
 // The planner over an upstream server: the real server-filesystem mounted over stdio on a temp dir, a
 // config link fs__search_files → fs__read_text_file through the generic projection (`content | lines`),
 // and side-effect classes taken from the server's MCP annotations, all seen by a real MCP client.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -85,7 +84,7 @@ async function start(logs: Record<string, unknown>[] = []): Promise<Connected> {
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await client.callTool({ name, arguments: args });
   expect(result.isError, textOf(result)).toBeFalsy();
   return result;
 }

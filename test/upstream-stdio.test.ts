@@ -1,11 +1,5 @@
 // The upstream plugin over stdio, against the real reference servers: server-everything and
 // server-filesystem (on a temp dir), reached through Foresight by a real MCP client.
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ResourceListChangedNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -65,10 +59,10 @@ describe('upstream over stdio: server-everything', () => {
       properties: { a: { type: 'number' }, b: { type: 'number' } },
     });
 
-    const echoed = (await c.client.callTool({
+    const echoed = await c.client.callTool({
       name: 'ev__echo',
       arguments: { message: 'hi ✓' },
-    })) as CallToolResult;
+    });
     expect(textOf(echoed)).toBe('Echo: hi ✓');
     const added = await c.client.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 40 } });
     expect(textOf(added)).toContain('42');
@@ -111,7 +105,7 @@ describe('upstream over stdio: requests of the server during a call', () => {
     );
     const c = connected;
     const asked: string[] = [];
-    c.client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    c.client.setRequestHandler('sampling/createMessage', (request) => {
       asked.push(JSON.stringify(request.params.messages));
       return {
         role: 'assistant',
@@ -119,7 +113,7 @@ describe('upstream over stdio: requests of the server during a call', () => {
         model: 'test-model',
       };
     });
-    c.client.setRequestHandler(ElicitRequestSchema, (request) => {
+    c.client.setRequestHandler('elicitation/create', (request) => {
       asked.push(request.params.message);
       return { action: 'decline' };
     });
@@ -149,10 +143,10 @@ describe('upstream over stdio: deadlines', () => {
       ].join('\n'),
     );
     await toolNames(c, 'ev__trigger-long-running-operation');
-    const slow = (await c.client.callTool({
+    const slow = await c.client.callTool({
       name: 'ev__trigger-long-running-operation',
       arguments: { duration: 5, steps: 5 },
-    })) as CallToolResult;
+    });
     expect(slow.isError).toBe(true);
     expect(textOf(slow)).toContain('did not finish within its deadline of 300 ms');
     const echoed = await c.client.callTool({ name: 'ev__echo', arguments: { message: 'still here' } });
@@ -193,19 +187,18 @@ describe('upstream over stdio: when the server dies', () => {
     const working = new Promise<void>((resolve) => (progressed = resolve));
     const inFlight = c.client.callTool(
       { name: 'ev__trigger-long-running-operation', arguments: { duration: 20, steps: 20 } },
-      undefined,
       { onprogress: () => progressed() },
     );
     await working;
     process.kill(pid ?? 0, 'SIGKILL');
-    const cut = (await inFlight) as CallToolResult;
+    const cut = await inFlight;
     expect(cut.isError).toBe(true);
     expect(textOf(cut)).toContain('is unavailable, restarting (attempt 1): the server process exited');
     await vi.waitFor(async () => {
-      const answer = (await c.client.callTool({
+      const answer = await c.client.callTool({
         name: 'ev__echo',
         arguments: { message: 'hi' },
-      })) as CallToolResult;
+      });
       expect(answer.isError).toBe(true);
       expect(textOf(answer)).toContain(
         `the upstream MCP server "node ${EVERYTHING}" is unavailable, restarting (attempt 1): the server process exited`,
@@ -284,7 +277,7 @@ describe('upstream over stdio: catalog changes', () => {
     );
     await toolNames(c, 'ev__gzip-file-as-resource');
     let changed = 0;
-    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    c.client.setNotificationHandler('notifications/resources/list_changed', () => {
       changed += 1;
     });
     const before = (await c.client.listResources()).resources.map((r) => r.uri);

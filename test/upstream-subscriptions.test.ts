@@ -1,7 +1,6 @@
 // Resource subscriptions through an upstream: the agent's subscribe reaches the server (it sends updates only
 // for what it was asked about), `notifications/resources/updated` comes back under the published URI, and
 // when the last subscriber leaves, the server is told to stop.
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { EVERYTHING } from './support/everything-http.js';
@@ -32,7 +31,7 @@ describe('upstream resource subscriptions (server-everything over stdio)', () =>
       { timeout: 15_000, interval: 50 },
     );
     const updated: string[] = [];
-    c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    c.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updated.push(n.params.uri);
     });
 

@@ -4,12 +4,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  ListRootsRequestSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, type ClientOptions, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHost } from '../dist/create-host.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
@@ -130,7 +125,7 @@ describe('worker relay', () => {
       const uri = published as string;
       const updates: string[] = [];
       client.setNotificationHandler(
-        ResourceUpdatedNotificationSchema,
+        'notifications/resources/updated',
         (n) => void updates.push(n.params.uri),
       );
 
@@ -166,9 +161,10 @@ describe('worker relay', () => {
     const { host, client } = await connectWorkerHost();
     try {
       const progress: number[] = [];
-      const asked = await client.callTool({ name: 'relay__steps', arguments: {} }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
-      });
+      const asked = await client.callTool(
+        { name: 'relay__steps', arguments: {} },
+        { onprogress: (p) => progress.push(p.progress) },
+      );
       const answer = JSON.parse(textOf(asked)) as { progressRequested: boolean; leftMs: number };
       expect(answer.progressRequested).toBe(true);
       expect(progress).toEqual([1, 2]);
@@ -187,7 +183,7 @@ describe('worker relay', () => {
     const roots = [{ uri: 'file:///work/project', name: 'project' }];
     const { host, client, state } = await connectWorkerHost(
       { capabilities: { roots: { listChanged: true } } },
-      (c) => c.setRequestHandler(ListRootsRequestSchema, () => ({ roots })),
+      (c) => c.setRequestHandler('roots/list', () => ({ roots })),
     );
     try {
       const fromWorker = await client.callTool({ name: 'relay__roots', arguments: {} });

@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The built CLI; FORESIGHT_E2E_CLI points the suite at another build (e.g. to check that a broken one fails it). */
 export const CLI_PATH =
@@ -216,29 +216,43 @@ export async function startHttpServer(options: SpawnOptions & { config?: string 
   return { ...proc, url, port: Number(url.port), startLine: match[0] };
 }
 
+/** What an SDK stdio client transport (either SDK line) is given to spawn the built CLI, stderr piped. */
+export interface CliStdioParameters {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stderr: 'pipe';
+}
+
+export function cliStdioParameters(options: SpawnOptions & { args?: readonly string[] }): CliStdioParameters {
+  assertBuilt();
+  return {
+    command: process.execPath,
+    args: [CLI_PATH, ...(options.args ?? [])],
+    cwd: options.cwd,
+    env: childEnv(options.env) as Record<string, string>,
+    stderr: 'pipe',
+  };
+}
+
 /**
- * The SDK's stdio client transport, which also records how the server process ended. The SDK keeps
- * the child private; reading it here is the one place that depends on that (SDK 1.32.2).
+ * The CLI process behind an SDK stdio client transport: what it printed on stderr and how it ended. Both SDK
+ * lines (1.32.2 and 2.4.0) keep the child private as `_process`; reading it here is the one place that
+ * depends on that.
  */
-export class ObservedStdioClientTransport extends StdioClientTransport {
+export class StdioServerWatch {
   private stderrText = '';
   private exitPromise: Promise<Exit> | undefined;
 
-  constructor(options: SpawnOptions & { args?: readonly string[] }) {
-    assertBuilt();
-    super({
-      command: process.execPath,
-      args: [CLI_PATH, ...(options.args ?? [])],
-      cwd: options.cwd,
-      env: childEnv(options.env) as Record<string, string>,
-      stderr: 'pipe',
-    });
+  /** `stderr` is the transport's piped stderr, which both SDK lines hand out before `start()`. */
+  constructor(private readonly stderr: Stream | null) {
     this.stderr?.on('data', (chunk: Buffer) => (this.stderrText += chunk.toString('utf8')));
   }
 
-  override async start(): Promise<void> {
-    await super.start();
-    const child = (this as unknown as { _process?: ChildProcess })._process;
+  /** Call once the transport has started: from then on the child's exit is tracked (and killed by killAll). */
+  follow(transport: object): void {
+    const child = (transport as { _process?: ChildProcess })._process;
     if (!child)
       throw new Error('StdioClientTransport no longer exposes its child process; update test/support/cli.ts');
     this.exitPromise = track(child);
@@ -270,6 +284,35 @@ export class ObservedStdioClientTransport extends StdioClientTransport {
   }
 }
 
+/** The SDK v2 stdio client transport running the built CLI, which also records how the server process ended. */
+export class ObservedStdioClientTransport extends StdioClientTransport {
+  private readonly watch: StdioServerWatch;
+
+  constructor(options: SpawnOptions & { args?: readonly string[] }) {
+    super(cliStdioParameters(options));
+    this.watch = new StdioServerWatch(this.stderr);
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.watch.follow(this);
+  }
+
+  /** Resolves when the server process has exited. */
+  exited(timeoutMs?: number): Promise<Exit> {
+    return this.watch.exited(timeoutMs);
+  }
+
+  stderrSoFar(): string {
+    return this.watch.stderrSoFar();
+  }
+
+  /** The first match of `pattern` in the server's stderr (stderr and stdout are separate pipes, so it may lag). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray> {
+    return this.watch.waitForStderr(pattern, timeoutMs);
+  }
+}
+
 export function newClient(name = 'e2e-test'): Client {
   return new Client({ name, version: '1.0.0' });
 }
@@ -280,7 +323,7 @@ export const MCP_HEADERS: Readonly<Record<string, string>> = {
   accept: 'application/json, text/event-stream',
 };
 
-/** An SDK client connected to `url` over Streamable HTTP. */
+/** An SDK v2 client connected to `url` over Streamable HTTP (a 2025-era session: the Client's default handshake). */
 export async function connectHttp(
   url: URL,
   requestInit?: RequestInit,

@@ -1,7 +1,6 @@
 // Test seam for the ClickUp plugin: the loopback REST fake with ClickUp's prefix and error bodies, the lists'
 // metadata routes, and a rig that mounts the real plugin in a real host behind a real MCP client.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
 import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.js';
@@ -142,8 +141,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
     client,
     connected,
     logs,
-    call: async (tool, args = {}) =>
-      (await client.callTool({ name: `clickup__${tool}`, arguments: args })) as CallToolResult,
+    call: async (tool, args = {}) => await client.callTool({ name: `clickup__${tool}`, arguments: args }),
     schemas,
     metadataLoaded: () =>
       vi.waitFor(

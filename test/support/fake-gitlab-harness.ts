@@ -1,6 +1,5 @@
 // Test rig for the gitlab plugin: the fake GitLab, the real plugin mounted in a real host, and a real MCP client.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
 import type { MountSpec } from '../../src/host/index.js';
 import gitlab from '../../src/plugins/gitlab/index.js';
@@ -109,8 +108,7 @@ export async function startGitLabRig(rig: RigOptions = {}): Promise<GitLabRig> {
     client,
     connected,
     logs,
-    call: async (tool, args = {}) =>
-      (await client.callTool({ name: `gitlab__${tool}`, arguments: args })) as CallToolResult,
+    call: async (tool, args = {}) => await client.callTool({ name: `gitlab__${tool}`, arguments: args }),
     list,
     metadataLoaded: () =>
       vi.waitFor(

@@ -1,7 +1,6 @@
 // Test rig for the jira plugin: the fake Jira with its metadata routes, the real plugin mounted in a real host,
 // and a real MCP client.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
 import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
@@ -139,8 +138,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
     client,
     connected,
     logs,
-    call: async (name, args = {}) =>
-      (await client.callTool({ name: `jira__${name}`, arguments: args })) as CallToolResult,
+    call: async (name, args = {}) => await client.callTool({ name: `jira__${name}`, arguments: args }),
     tool,
     sent: (method, path) => fake.sent(method, path),
     close: async () => {

@@ -1,5 +1,5 @@
 // Test seam: the real github plugin in a real host, reached by a real MCP client, against the fake GitHub server.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import github from '../../src/plugins/github/index.js';
 import { type FakeGitHub, type RecordedRequest, startFakeGitHub } from './fake-github.js';
 import { type Connected, connect, textOf } from './in-memory.js';
@@ -49,7 +49,7 @@ export async function startGitHubHost(options: { repo?: string } = {}): Promise<
     ],
   });
   const call = async (tool: string, args: Record<string, unknown> = {}) =>
-    (await connected.client.callTool({ name: `github__${tool}`, arguments: args })) as CallToolResult;
+    await connected.client.callTool({ name: `github__${tool}`, arguments: args });
   return {
     fake,
     connected,

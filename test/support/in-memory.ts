@@ -1,6 +1,5 @@
-// Test seam: a real SDK Client talking to a Foresight host through the SDK's in-memory transport pair.
-import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+// Test seam: a real SDK v2 Client talking to a Foresight host through the SDK's in-memory transport pair.
+import { Client, type ClientOptions, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { Logger } from '../../src/host/index.js';
 import { type CreateHostOptions, type ForesightHost, createHost } from '../../src/create-host.js';
 
@@ -52,12 +51,16 @@ export async function connect(
   };
 }
 
-/** Another session on `host`: a real SDK client over its own in-memory transport pair. The caller closes it. */
+/**
+ * Another session on `host`: a real SDK client over its own in-memory transport pair. The caller closes it. The
+ * v2 Client's default handshake is `initialize`, so this is a 2025-era session, the one `host.connect` serves.
+ */
 export async function connectClient(
   host: ForesightHost,
   clientOptions: ClientOptions = { capabilities: {} },
   prepare?: (client: Client) => void,
 ): Promise<Client> {
+  // Both halves come from the client package: each SDK package keeps its own copy of the pair's private state.
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await host.connect(serverSide);
   const client = new Client({ name: 'test-client', version: '1.0.0' }, clientOptions);
@@ -66,7 +69,7 @@ export async function connectClient(
   return client;
 }
 
-/** The text blocks of a tool result, joined; accepts the SDK's wide callTool return type. */
+/** The text blocks of a tool result, joined; takes any object, so a raw JSON-RPC result fits too. */
 export function textOf(result: object): string {
   const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');

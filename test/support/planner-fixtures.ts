@@ -1,6 +1,6 @@
 // What the planner's unit tests build again and again: a result cache on a hand-moved clock, results,
 // cache key parts, value models and follow-up links.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FollowUpLink, ToolValueModel } from '../../src/enrich/index.js';
 import { type CacheKeyParts, ResultCache, type ResultCacheOptions } from '../../src/planner/index.js';
 

@@ -2,7 +2,6 @@
 // names and annotations, shaped results, value models that name real tools, keys refused before any request,
 // follow-up projections that make valid calls, and no token in any answer. Each skip must give its reason.
 import { describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SHAPED_RESULT_KINDS, type ToolValueModel } from '../../src/index.js';
 import { projectFollowUp } from '../../src/planner/index.js';
 import {
@@ -81,10 +80,10 @@ export function runProviderContract(provider: ProviderUnderTest): void {
       const c = await provider.connect();
       try {
         for (const tool of (await c.client.listTools()).tools) {
-          const result = (await c.client.callTool({
+          const result = await c.client.callTool({
             name: tool.name,
             arguments: provider.samples[local(tool.name)] ?? {},
-          })) as CallToolResult;
+          });
           expect(result.isError, `${tool.name}: ${JSON.stringify(result.content).slice(0, 300)}`).toBeFalsy();
           expect(JSON.stringify(result)).not.toContain(provider.token);
           if (tool.annotations?.readOnlyHint === true && !provider.textResults?.includes(local(tool.name))) {
@@ -143,10 +142,10 @@ export function runProviderContract(provider: ProviderUnderTest): void {
         for (const tool of (await c.client.listTools()).tools) {
           const model = modelOf(c, tool.name);
           if (!model?.followUp.length) continue;
-          const result = (await c.client.callTool({
+          const result = await c.client.callTool({
             name: tool.name,
             arguments: provider.samples[local(tool.name)] ?? {},
-          })) as CallToolResult;
+          });
           const entry = c.host.plugins.publishedTools().find((e) => e.ref.published === tool.name);
           for (const link of model.followUp) {
             // The enricher's own projection first, as the planner does; else the generic one.
