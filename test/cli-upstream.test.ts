@@ -18,8 +18,8 @@ import {
 } from './support/cli.js';
 import { isRunning } from '../src/plugins/upstream/stdio-process.js';
 import { EVERYTHING } from './support/everything-http.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 afterEach(async () => {
   await killAll();

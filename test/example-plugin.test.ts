@@ -5,15 +5,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
+  type CallToolRequestOptions,
   type CallToolResult,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  InMemoryTransport,
+} from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHost as createCompiledHost } from '../dist/create-host.js';
 import { loadConfig } from '../src/config/index.js';
@@ -65,7 +62,7 @@ async function start(setup: Setup = {}) {
   await host.connect(serverSide);
   // A client that can answer elicitation, as delete_note asks for a confirmation.
   const client = new Client({ name: 'notes-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async () => ({
+  client.setRequestHandler('elicitation/create', async () => ({
     action: 'accept',
     content: { delete: true },
   }));
@@ -83,14 +80,13 @@ async function start(setup: Setup = {}) {
 
 type Started = Awaited<ReturnType<typeof start>>;
 
-/** A tools/call result; the SDK's return type also admits the pre-2024 `toolResult` form, which this host never sends. */
 async function call(
   client: Client,
   name: string,
   args: Record<string, unknown>,
-  options?: Parameters<Client['callTool']>[2],
+  options?: CallToolRequestOptions,
 ): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
+  return client.callTool({ name, arguments: args }, options);
 }
 
 async function addNote(client: Client, title: string, tags: string[] = []) {
@@ -104,14 +100,7 @@ function logged(records: Record<string, unknown>[], msg: string) {
 /** Progress, then cancellation: the second export is aborted at its first progress notification. */
 async function progressAndCancel({ client, records }: Started) {
   const progress: { progress: number; total?: number; message?: string }[] = [];
-  const exported = await call(
-    client,
-    'notes__export_notes',
-    {},
-    {
-      onprogress: (p) => progress.push(p),
-    },
-  );
+  const exported = await call(client, 'notes__export_notes', {}, { onprogress: (p) => progress.push(p) });
   expect(textOf(exported)).toContain('# Alpha');
   expect(progress.map((p) => [p.progress, p.total])).toEqual([
     [1, 3],
@@ -168,10 +157,10 @@ describe('the example notes plugin, mounted from foresight.toml', () => {
   it('adds a note: a link in its scheme, list_changed, and resources/updated for a subscribed URI', async () => {
     const { client } = await start();
     const listChanged = new Promise<void>((resolve) =>
-      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()),
+      client.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
     );
     const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
     await client.subscribeResource({ uri: 'notes://index' });
 
     const added = await addNote(client, 'Alpha', ['work']);
@@ -259,10 +248,7 @@ describe('the example notes plugin, mounted from foresight.toml', () => {
   it('reports progress from the slow export, and stops it when the client cancels', async () => {
     const started = await start({ lines: ['export_pace_ms = 200'] });
     const logs: unknown[] = [];
-    started.client.setNotificationHandler(
-      LoggingMessageNotificationSchema,
-      (n) => void logs.push(n.params.data),
-    );
+    started.client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
     for (const title of ['Alpha', 'Beta', 'Gamma']) await addNote(started.client, title);
     await progressAndCancel(started);
     expect(logs).toContainEqual({ exported: 3 });

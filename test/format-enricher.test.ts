@@ -1,5 +1,5 @@
 // The format enricher: which tools get `format`, how a bad value is refused, and how results are rendered.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { EditableToolSchema, type ToolRef } from '../src/enrich/index.js';
 import { createFormatEnricher, renderStructured } from '../src/format/index.js';

@@ -1,7 +1,6 @@
 // Worker isolation runs the compiled host (dist/), since a worker thread imports plain JavaScript.
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../dist/create-host.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';

@@ -1,6 +1,6 @@
 // The result cache's bookkeeping of what was served: unused results, cost, sessions, clear, and sizes.
 import { describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { T0, bytesOf, ok, parts, setup, shared } from './support/planner-fixtures.js';
 
 describe('ResultCache: unused results', () => {
