@@ -1,16 +1,20 @@
-// `npm run bench`: Foresight's host overhead against a raw SDK server — echo tools/call throughput and
-// latency (A/B interleaved), and tools/list with many tools — then the upstream proxy overhead (a mounted
-// MCP server called directly, through a naive bridge, through Foresight and through mcp-proxy; tools/list
-// with a hung upstream), the enrichment pipeline (tools/list with 500 tools and 6 enrichers, cold and
-// cached), the format layer's token efficiency on recorded GitHub payloads and the planner replay (agent
-// sessions with the planner off and on); printed and written to bench/results/latest.json.
-// BENCH_ONLY=planner runs the replay alone (`npm run bench:planner`), BENCH_ONLY=upstream the upstream
-// proxy bench alone, BENCH_SKIP_PLANNER=1 everything but the replay.
+// `npm run bench`: Foresight's host overhead against a raw SDK v2 server — echo tools/call in 8 cells (stdio and
+// Streamable HTTP × 2026-07-28 and 2025-11-25 × sequential and calls in flight, A/B interleaved), and tools/list
+// with many tools — then the upstream proxy overhead (a mounted MCP server called directly, through a naive
+// bridge, through Foresight and through mcp-proxy; tools/list with a hung upstream), the enrichment pipeline
+// (tools/list with 500 tools and 6 enrichers, cold and cached), the format layer's token efficiency on recorded
+// GitHub payloads and the planner replay (agent sessions with the planner off and on); printed and written to
+// bench/results/latest.json.
+// BENCH_ONLY=eras runs the 8 tools/call cells alone, BENCH_ONLY=planner the replay (`npm run bench:planner`),
+// BENCH_ONLY=upstream the upstream proxy bench; BENCH_SKIP_PLANNER=1 runs everything but the replay.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Endpoint, startEndpoint } from './lib/endpoint.js';
 import { formatEnrichmentReport, measureEnrichment } from './lib/enrichment.js';
-import { runCallRounds, runListRounds } from './lib/measure.js';
+import { measureEras } from './lib/eras.js';
+import { type ErasReport, formatErasReport } from './lib/eras-report.js';
+import { readErasSettings } from './lib/eras-settings.js';
+import { runListRounds } from './lib/measure.js';
 import {
   type PlannerReplayReport,
   formatPlannerReplayReport,
@@ -19,8 +23,6 @@ import {
 } from './lib/planner-replay.js';
 import {
   type BenchReport,
-  callComparison,
-  callSide,
   describeMachine,
   formatMachine,
   formatReport,
@@ -66,7 +68,7 @@ async function withPair<T>(
   ];
   const started: Endpoint[] = [];
   try {
-    const raw = await startEndpoint('A raw SDK Server', rawArgs, workspace.dir);
+    const raw = await startEndpoint('A raw v2 Server', rawArgs, workspace.dir);
     started.push(raw);
     const foresight = await startEndpoint('B Foresight', cliArgs, workspace.dir);
     started.push(foresight);
@@ -78,26 +80,13 @@ async function withPair<T>(
   }
 }
 
-async function measureCalls(workspace: BenchWorkspace, settings: BenchSettings) {
-  log(`tools/call: ${settings.warmupCalls} warm-up + ${settings.rounds} × ${settings.calls} calls per side`);
-  const { pair, result: samples } = await withPair(workspace, settings, ['echo'], 1, ({ raw, foresight }) =>
-    runCallRounds(
-      { endpoint: raw, tool: 'echo__echo' },
-      { endpoint: foresight, tool: 'echo__echo' },
-      {
-        ...settings,
-        onRound: (round, msA, msB) =>
-          log(
-            `round ${round + 1}/${settings.rounds}: raw ${msA.toFixed(0)} ms, Foresight ${msB.toFixed(0)} ms`,
-          ),
-      },
-    ),
+async function measureCalls(workspace: BenchWorkspace, settings: BenchSettings): Promise<ErasReport> {
+  const eras = readErasSettings();
+  log(
+    `tools/call, 8 cells: ${eras.warmupCalls} warm-up + ${eras.rounds} rounds × ${eras.stdioCalls} (stdio) ` +
+      `or ${eras.httpCalls} (HTTP) calls per side each (a few minutes)`,
   );
-  return callComparison(
-    callSide(pair.raw.label, samples.a, pair.raw.connectMs),
-    callSide(pair.foresight.label, samples.b, pair.foresight.connectMs),
-    settings.targetRatio,
-  );
+  return measureEras(workspace, settings, eras, log);
 }
 
 async function measureList(workspace: BenchWorkspace, settings: BenchSettings) {
@@ -168,20 +157,37 @@ async function upstreamOnly(): Promise<void> {
   }
 }
 
+/** The tools/call cells alone (`BENCH_ONLY=eras`): only the `eras` key of latest.json is replaced. */
+async function erasOnly(): Promise<void> {
+  const settings = readSettings();
+  const workspace = await createWorkspace();
+  try {
+    const eras = await measureCalls(workspace, settings);
+    console.log(`${formatMachine(describeMachine())}\n`);
+    console.log(formatErasReport(eras));
+    if (settings.cpuProfileDir)
+      console.log(`\nCPU profiles (timings above are not representative): ${settings.cpuProfileDir}`);
+    await replaceResult('eras', eras);
+  } finally {
+    await workspace.remove();
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === 'planner') return plannerOnly();
   if (only === 'upstream') return upstreamOnly();
+  if (only === 'eras') return erasOnly();
   if (only !== undefined && only !== '')
-    throw new Error(`BENCH_ONLY must be "planner" or "upstream", got "${only}"`);
+    throw new Error(`BENCH_ONLY must be "eras", "planner" or "upstream", got "${only}"`);
   const settings = readSettings();
   const workspace = await createWorkspace();
   try {
+    const eras = await measureCalls(workspace, settings);
     const report: BenchReport = {
       generatedAt: new Date().toISOString(),
       machine: describeMachine(),
       settings,
-      calls: await measureCalls(workspace, settings),
       toolsList: await measureList(workspace, settings),
     };
     const upstreamProxy = await measureUpstream(workspace, settings);
@@ -194,9 +200,10 @@ async function main(): Promise<void> {
     await mkdir(resultsDir, { recursive: true });
     await writeFile(
       join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...report, upstreamProxy, enrichment, tokens, ...(plannerReplay ? { plannerReplay } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, eras, upstreamProxy, enrichment, tokens, ...(plannerReplay ? { plannerReplay } : {}) }, null, 2)}\n`,
     );
     console.log(formatReport(report));
+    console.log(`\n${formatErasReport(eras)}`);
     console.log(`\n${formatUpstreamReport(upstreamProxy)}`);
     console.log(`\n${formatEnrichmentReport(enrichment)}`);
     console.log(`\n${formatTokenReport(tokens)}`);

@@ -1,11 +1,17 @@
-// One benchmarked server: a child process spawned by the SDK's StdioClientTransport, and the SDK Client talking to it.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+// One benchmarked server: a child process spawned by the SDK's StdioClientTransport, and the SDK v2 Client
+// talking to it in the protocol era the bench asks for.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+
+/** legacy: the 2025-11-25 initialize handshake (the client's default); modern: 2026-07-28, pinned. */
+export type BenchEra = 'legacy' | 'modern';
+
+export const MODERN_VERSION = '2026-07-28';
 
 export interface Endpoint {
   label: string;
   client: Client;
-  /** Spawn + MCP initialize, as the client saw it. */
+  /** Spawn + connect (initialize, or the server/discover probe of a modern client), as the client saw it. */
   connectMs: number;
   /** The server's process id. */
   pid: number | undefined;
@@ -16,7 +22,26 @@ export interface Endpoint {
 
 const STDERR_TAIL_CHARS = 4000;
 
-export async function startEndpoint(label: string, args: readonly string[], cwd: string): Promise<Endpoint> {
+/** A bench client for `era`: the default options for legacy, a pin (no fallback) for modern. */
+export function createBenchClient(era: BenchEra): Client {
+  return new Client(
+    { name: 'foresight-bench', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
+  );
+}
+
+/** Throws unless the connection landed on `era`: a cell must measure the era it is named for. */
+export function assertEra(label: string, client: Client, era: BenchEra): void {
+  const landed = client.getProtocolEra();
+  if (landed !== era) throw new Error(`${label}: connected in the ${String(landed)} era, not ${era}`);
+}
+
+export async function startEndpoint(
+  label: string,
+  args: readonly string[],
+  cwd: string,
+  era: BenchEra = 'legacy',
+): Promise<Endpoint> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...args],
@@ -31,12 +56,15 @@ export async function startEndpoint(label: string, args: readonly string[], cwd:
     stderrBytes += chunk.length;
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
   });
-  const client = new Client({ name: 'foresight-bench', version: '1.0.0' });
+  // A modern pin probes with server/discover on a short-lived sibling process first (the SDK's stdio
+  // transport does that so a legacy-only server's one process is not spent): connectMs includes it.
+  const client = createBenchClient(era);
   const startedAt = performance.now();
   try {
     await client.connect(transport);
+    assertEra(label, client, era);
   } catch (error) {
-    await transport.close().catch(() => {});
+    await client.close().catch(() => {});
     throw new Error(`${label} did not start: ${(error as Error).message}\n${stderrTail}`, { cause: error });
   }
   return {

@@ -1,12 +1,11 @@
-// One benchmarked server over Streamable HTTP: a child process that listens on a local port, and the SDK
-// Client talking to it with the SDK's StreamableHTTPClientTransport.
+// One benchmarked server over Streamable HTTP: a child process that listens on a local port, and the SDK v2
+// Client talking to it with the SDK's StreamableHTTPClientTransport, in the protocol era the bench asks for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
 import { createServer } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Endpoint } from './endpoint.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { type BenchEra, type Endpoint, assertEra, createBenchClient } from './endpoint.js';
 
 export interface HttpServerSpec {
   label: string;
@@ -18,6 +17,8 @@ export interface HttpServerSpec {
    * undefined until then.
    */
   urlFromOutput(output: string): URL | undefined;
+  /** Default legacy. */
+  era?: BenchEra;
 }
 
 const OUTPUT_TAIL_CHARS = 4000;
@@ -56,6 +57,17 @@ const fetchWithoutListenerCap: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
+/** The `code` of an error and of each error in its `cause` chain (the SDK wraps fetch's failure). */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 5; depth += 1) {
+    const { code, cause } = at as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    at = cause;
+  }
+  return codes;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -92,14 +104,19 @@ export async function startHttpEndpoint(spec: HttpServerSpec): Promise<Endpoint>
     if (performance.now() > deadline) throw await fail('no URL in its output');
     await sleep(RETRY_MS);
   }
-  const client = new Client({ name: 'foresight-bench', version: '1.0.0' });
+  const era = spec.era ?? 'legacy';
+  let client = createBenchClient(era);
   for (;;) {
     try {
       await client.connect(new StreamableHTTPClientTransport(url, { fetch: fetchWithoutListenerCap }));
+      assertEra(spec.label, client, era);
       break;
     } catch (error) {
-      const refused = (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+      const refused = causeCodes(error).includes('ECONNREFUSED');
       if (!refused || performance.now() > deadline) throw await fail((error as Error).message, error);
+      // A client whose connect failed is not reused: a fresh one negotiates from scratch.
+      await client.close().catch(() => {});
+      client = createBenchClient(era);
       await sleep(RETRY_MS);
     }
   }

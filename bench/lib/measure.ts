@@ -1,4 +1,5 @@
-// The two measurements: sequential tools/call in interleaved A/B rounds, and tools/list round trips.
+// The two measurements: tools/call in interleaved A/B rounds (sequential, or several calls in flight), and
+// tools/list round trips.
 import { addCpuNs, processCpuNs } from './cpu.js';
 import type { Endpoint } from './endpoint.js';
 
@@ -46,19 +47,29 @@ async function callOnce(target: CallTarget, text: string): Promise<void> {
   }
 }
 
-/** `calls` sequential calls; each latency is pushed to `latenciesMs`. Returns wall time and the server's CPU time. */
+/**
+ * `calls` calls, `inFlight` at a time (each of `inFlight` loops starts its next call when its last one has
+ * answered); each latency is pushed to `latenciesMs`. Returns wall time and the server's CPU time.
+ */
 async function callBatch(
   target: CallTarget,
   calls: number,
   latenciesMs: number[] | undefined,
+  inFlight: number,
 ): Promise<{ ms: number; cpuNs: number | undefined }> {
   const cpuBefore = processCpuNs(target.endpoint.pid);
   const batchStart = performance.now();
-  for (let i = 0; i < calls; i += 1) {
-    const start = performance.now();
-    await callOnce(target, `ping ${i}`);
-    latenciesMs?.push(performance.now() - start);
-  }
+  let next = 0;
+  const loop = async () => {
+    while (next < calls) {
+      const i = next;
+      next += 1;
+      const start = performance.now();
+      await callOnce(target, `ping ${i}`);
+      latenciesMs?.push(performance.now() - start);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, calls)) }, loop));
   const ms = performance.now() - batchStart;
   return { ms, cpuNs: addCpuNs(0, cpuBefore, processCpuNs(target.endpoint.pid)) };
 }
@@ -67,6 +78,8 @@ export interface CallRotationOptions {
   rounds: number;
   calls: number;
   warmupCalls: number;
+  /** Calls kept in flight per side, warm-up included; default 1 (sequential). */
+  inFlight?: number;
   /** After the warm-up, just before the first measured round. */
   onRoundsStart?(): void;
   /** After each round, with each side's batch time in the order the targets were given. */
@@ -107,10 +120,11 @@ export async function runCallRotation(
   targets: readonly CallTarget[],
   options: CallRotationOptions,
 ): Promise<CallSamples[]> {
+  const inFlight = options.inFlight ?? 1;
   /** Runs the warm-up calls; returns the very first call's latency. */
   const warmUp = async (target: CallTarget) => {
     const warmup: number[] = [];
-    await callBatch(target, options.warmupCalls, warmup);
+    await callBatch(target, options.warmupCalls, warmup, inFlight);
     return warmup[0] ?? Number.NaN;
   };
   const firstCalls: number[] = [];
@@ -130,7 +144,7 @@ export async function runCallRotation(
   for (let round = 0; round < options.rounds; round += 1) {
     const first = round % sides.length;
     for (const { target, data } of [...sides.slice(first), ...sides.slice(0, first)]) {
-      const batch = await callBatch(target, options.calls, data.latenciesMs);
+      const batch = await callBatch(target, options.calls, data.latenciesMs, inFlight);
       data.roundMs.push(batch.ms);
       data.serverCpuNs = addCpuNs(data.serverCpuNs, 0, batch.cpuNs);
     }

@@ -38,21 +38,6 @@ export interface BenchReport {
   generatedAt: string;
   machine: Record<string, string | number>;
   settings: BenchSettings;
-  calls: {
-    raw: CallSideReport;
-    foresight: CallSideReport;
-    /** Foresight calls/s over raw calls/s, from the totals. */
-    ratio: number;
-    /** The same ratio per round, in round order. */
-    roundRatios: number[];
-    /** Median of roundRatios: less swayed than `ratio` by a burst of outside load in one batch. */
-    medianRoundRatio: number;
-    /** Raw p50 latency over Foresight's: the throughput ratio a typical call implies. */
-    p50Ratio: number;
-    /** Foresight's server CPU per call over the raw server's; undefined off Linux. */
-    serverCpuRatio: number | undefined;
-    targetMet: boolean;
-  };
   toolsList: {
     raw: ListSideReport;
     foresight: ListSideReport;
@@ -88,7 +73,7 @@ export function describeMachine(): Record<string, string | number> {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     os: `${platform()} ${release()}`,
     node: process.version,
-    sdk: version('node_modules/@modelcontextprotocol/sdk'),
+    sdk: `server ${version('node_modules/@modelcontextprotocol/server')}, client ${version('node_modules/@modelcontextprotocol/client')}`,
     foresight: version('.'),
     revision: gitRevision(),
   };
@@ -151,15 +136,6 @@ export function callRatios(baseline: CallSideReport, side: CallSideReport): Call
   };
 }
 
-export function callComparison(
-  raw: CallSideReport,
-  foresight: CallSideReport,
-  targetRatio: number,
-): BenchReport['calls'] {
-  const ratios = callRatios(raw, foresight);
-  return { raw, foresight, ...ratios, targetMet: ratios.ratio >= targetRatio };
-}
-
 export function listComparison(
   raw: ListSideReport,
   foresight: ListSideReport,
@@ -195,47 +171,12 @@ export function formatMachine(machine: BenchReport['machine']): string {
 }
 
 export function formatReport(report: BenchReport): string {
-  const { calls, toolsList, settings, machine } = report;
-  const callSides = [calls.raw, calls.foresight];
-  const range = (values: readonly number[]) =>
-    `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
-  const ratios = calls.roundRatios;
+  const { toolsList, settings, machine } = report;
   return [
     formatMachine(machine),
     '',
-    `tools/call echo over stdio: ${settings.rounds} rounds × ${settings.calls} sequential calls per side, ` +
-      `A/B interleaved, order flipped each round, after ${settings.warmupCalls} warm-up calls per side`,
-    table(
-      ['side', 'calls/s', 'per round', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
-      callSides.map((side) => [
-        side.label,
-        side.callsPerSec.toFixed(0),
-        range(side.roundCallsPerSec),
-        fixed(side.latency.p50Ms),
-        fixed(side.latency.p90Ms),
-        fixed(side.latency.p99Ms),
-        fixed(side.latency.maxMs, 2),
-      ]),
-    ),
-    `ratio Foresight/raw calls/s: ${calls.ratio.toFixed(3)}; ` +
-      `target ≥ ${settings.targetRatio}: ${calls.targetMet ? 'met' : 'MISSED'}`,
-    `  per round: median ${calls.medianRoundRatio.toFixed(3)}, ` +
-      `range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}; from p50s: ${calls.p50Ratio.toFixed(3)}`,
-    '',
-    table(
-      ['side', 'server CPU µs/call', 'connect ms', 'first call ms', 'stderr bytes'],
-      callSides.map((side) => [
-        side.label,
-        cpuCell(side.serverCpuUsPerCall, 1),
-        fixed(side.connectMs, 0),
-        fixed(side.firstCallMs, 1),
-        String(side.stderrBytesWhileMeasured),
-      ]),
-    ),
-    `server CPU per call, Foresight/raw: ×${cpuCell(calls.serverCpuRatio, 2)}`,
-    '',
     `tools/list, ${settings.listPlugins} plugins × ${settings.listToolsPerPlugin} tools: ` +
-      `${settings.listCalls} round trips per side, alternating`,
+      `${settings.listCalls} round trips per side, alternating (2025-11-25 over stdio)`,
     table(
       ['side', 'tools', 'bytes', 'median ms', 'min ms', 'p90 ms', 'max ms', 'server CPU ms'],
       [toolsList.raw, toolsList.foresight].map((side) => [

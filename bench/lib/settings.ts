@@ -1,22 +1,15 @@
-// The bench's knobs: defaults that finish in about a minute on 2 cores, each overridable by an environment variable.
+// The bench's shared knobs (the tools/list comparison, which Foresight build, CPU profiling): defaults that finish
+// in seconds, each overridable by an environment variable. The other parts have settings modules of their own.
 import { resolve } from 'node:path';
 import { ROOT } from './root.js';
 
 export interface BenchSettings {
-  /** A/B rounds of tools/call; the order flips every round. BENCH_ROUNDS, default 20. */
-  rounds: number;
-  /** Sequential tools/call per side per round. BENCH_CALLS, default 500. */
-  calls: number;
-  /** Unmeasured tools/call per side before the rounds. BENCH_WARMUP, default 1000. */
-  warmupCalls: number;
   /** Measured tools/list per side, alternating. BENCH_LIST_CALLS, default 50. */
   listCalls: number;
   /** Plugins (Foresight) or prefixes (raw) in the tools/list comparison. BENCH_LIST_PLUGINS, default 10. */
   listPlugins: number;
   /** Tools per plugin in the tools/list comparison. BENCH_LIST_TOOLS, default 50. */
   listToolsPerPlugin: number;
-  /** The target ratio of Foresight's calls/s to the raw server's. */
-  targetRatio: number;
   /** The Foresight CLI to serve side B. BENCH_FORESIGHT_CLI, default dist/cli/main.js (e.g. another branch's build). */
   foresightCli: string;
   /** When set, both servers run with `node --cpu-prof` and write their profiles here. BENCH_CPU_PROF. */
@@ -35,13 +28,9 @@ export function positiveInt(name: string, fallback: number): number {
 
 export function readSettings(): BenchSettings {
   return {
-    rounds: positiveInt('BENCH_ROUNDS', 20),
-    calls: positiveInt('BENCH_CALLS', 500),
-    warmupCalls: positiveInt('BENCH_WARMUP', 1000),
     listCalls: positiveInt('BENCH_LIST_CALLS', 50),
     listPlugins: positiveInt('BENCH_LIST_PLUGINS', 10),
     listToolsPerPlugin: positiveInt('BENCH_LIST_TOOLS', 50),
-    targetRatio: 0.85,
     foresightCli: resolve(ROOT, process.env.BENCH_FORESIGHT_CLI || 'dist/cli/main.js'),
     ...(process.env.BENCH_CPU_PROF ? { cpuProfileDir: resolve(process.env.BENCH_CPU_PROF) } : {}),
   };

@@ -1,36 +1,11 @@
-// Side A: the same echo tools on a bare SDK low-level Server over stdio, with no host in between.
-// Usage: node raw-echo.js <count> <prefix>... — publishes `<prefix>__<tool>` for each prefix, as Foresight names them.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import { echoResult, echoTools } from '../fixtures/echo-tools.js';
+// Side A over stdio: the raw echo server on the SDK v2 stdio entry, which pins one instance per connection
+// to the era the client opens with (initialize: 2025-11-25; a request with the _meta envelope: 2026-07-28).
+// Usage: node raw-echo.js <count> <prefix>...
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { echoServerFactory } from './raw-echo-server.js';
 
-const [countArg = '1', ...prefixes] = process.argv.slice(2);
-const count = Number(countArg);
-if (!Number.isInteger(count) || count < 1 || prefixes.length === 0) {
-  process.stderr.write('usage: raw-echo <count> <prefix>...\n');
-  process.exit(2);
-}
+const buildServer = echoServerFactory('raw-echo', process.argv.slice(2));
+const handle = serveStdio(() => buildServer());
 
-const tools: Tool[] = prefixes.flatMap((prefix) =>
-  echoTools(count).map((tool) => ({ ...tool, name: `${prefix}__${tool.name}` })),
-);
-const names = new Set(tools.map((tool) => tool.name));
-
-const server = new Server({ name: 'raw-echo', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
-  const { name, arguments: args } = request.params;
-  if (!names.has(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
-  return echoResult(args ?? {});
-});
-
-// Exit when the client closes stdin, as Foresight does.
-process.stdin.once('end', () => void server.close().then(() => process.exit(0)));
-await server.connect(new StdioServerTransport());
+// Exit when the client closes stdin, as Foresight does (the exit also writes a --cpu-prof profile).
+process.stdin.once('end', () => void handle.close().then(() => process.exit(0)));

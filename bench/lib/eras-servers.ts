@@ -1,0 +1,65 @@
+// The two sides of each eras cell, started the way their users run them: the raw SDK v2 echo server
+// (bench/servers/raw-echo*.ts) and the built Foresight CLI with the echo plugin, over stdio or Streamable HTTP,
+// each with an SDK v2 client in the cell's era.
+import { type BenchEra, type Endpoint, startEndpoint } from './endpoint.js';
+import type { Transport } from './eras-settings.js';
+import { startHttpEndpoint } from './http-endpoint.js';
+import { type BenchSettings, nodeFlags } from './settings.js';
+import type { BenchWorkspace } from './workspace.js';
+
+/** Both servers print this line on stderr once they listen (Foresight's CLI, and raw-echo-http.ts). */
+const URL_LINE = /serving Streamable HTTP on (\S+)/;
+
+function urlFromOutput(output: string): URL | undefined {
+  const url = URL_LINE.exec(output)?.[1];
+  return url === undefined ? undefined : new URL(url);
+}
+
+export interface PairStarter {
+  workspace: BenchWorkspace;
+  settings: BenchSettings;
+  /** The foresight.toml Foresight serves: the echo plugin, planner on (as users run it). */
+  config: string;
+}
+
+/** The raw side: one `echo__echo` tool, as Foresight publishes the plugin's. */
+export function startRaw(
+  { workspace, settings }: PairStarter,
+  transport: Transport,
+  era: BenchEra,
+  label: string,
+): Promise<Endpoint> {
+  const flags = nodeFlags(settings, `eras-raw-${transport}-${era}`);
+  if (transport === 'stdio')
+    return startEndpoint(label, [...flags, workspace.rawServer, '1', 'echo'], workspace.dir, era);
+  return startHttpEndpoint({
+    label,
+    args: [...flags, workspace.rawHttpServer, '1', 'echo'],
+    cwd: workspace.dir,
+    urlFromOutput,
+    era,
+  });
+}
+
+export function startForesight(
+  { workspace, settings, config }: PairStarter,
+  transport: Transport,
+  era: BenchEra,
+  label: string,
+): Promise<Endpoint> {
+  const args = [
+    ...nodeFlags(settings, `eras-foresight-${transport}-${era}`),
+    settings.foresightCli,
+    'serve',
+    '--config',
+    config,
+  ];
+  if (transport === 'stdio') return startEndpoint(label, args, workspace.dir, era);
+  return startHttpEndpoint({
+    label,
+    args: [...args, '--http', '127.0.0.1:0'],
+    cwd: workspace.dir,
+    urlFromOutput,
+    era,
+  });
+}
