@@ -1,6 +1,6 @@
 // A plugin whose tools and prompt ask the client for input through the plugin contract (ctx.elicit, createMessage,
 // listRoots), counting how often each call ran from its start, so tests can tell a resumed call from a replayed one.
-import { type Plugin, definePlugin } from '../../src/index.js';
+import { type Plugin, type ToolDescriptor, definePlugin } from '../../src/index.js';
 
 export interface AskingPlugin {
   plugin: Plugin;
@@ -24,7 +24,7 @@ export function askingPlugin(id = 'ask'): AskingPlugin {
     id,
     version: '1.0.0',
     build: () => ({
-      tools: () => [
+      tools: (): ToolDescriptor[] => [
         {
           name: 'confirm',
           description:
