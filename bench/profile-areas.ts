@@ -5,7 +5,7 @@
 //   e.g. BENCH_ONLY=eras BENCH_ERAS_CELLS=stdio-modern-seq BENCH_CPU_PROF=/tmp/prof npm run bench
 //        node --import tsx bench/profile-areas.ts /tmp/prof stdio-modern 5500     (500 warm-up + 10 × 500)
 import { join } from 'node:path';
-import { type AreaTimes, chargeAreas, loadProfile, markerWindow } from './lib/cpu-profile.js';
+import { cellAreas } from './lib/cpu-profile.js';
 import { table } from './lib/report.js';
 
 const [dir, pair, callsArg] = process.argv.slice(2);
@@ -15,19 +15,10 @@ if (dir === undefined || pair === undefined || !Number.isInteger(calls) || calls
   process.exit(2);
 }
 
-const raw = loadProfile(join(dir, `eras-raw-${pair}.cpuprofile`));
-const foresight = loadProfile(join(dir, `eras-foresight-${pair}.cpuprofile`));
-// The echo tool runs on both sides; each side's window opens at its own first call and closes with the
-// rounds, which end together. (On the raw side the tool is inlined into its caller once optimised, so its own
-// last sample comes early.)
-const rawCalls = markerWindow(raw, 'echoResult');
-const foresightCalls = markerWindow(foresight, 'echoResult');
-if (!rawCalls || !foresightCalls) throw new Error('no sample of the echo tool in one of the profiles');
-const end = Math.max(rawCalls[1], foresightCalls[1]);
-const sides: [AreaTimes, AreaTimes] = [
-  chargeAreas(raw, rawCalls[0], end),
-  chargeAreas(foresight, foresightCalls[0], end),
-];
+const sides = cellAreas(
+  join(dir, `eras-raw-${pair}.cpuprofile`),
+  join(dir, `eras-foresight-${pair}.cpuprofile`),
+);
 
 const perCall = (us: number) => (us / calls).toFixed(1);
 const owners = new Set(sides.flatMap((side) => [...side.byOwner.keys()]));

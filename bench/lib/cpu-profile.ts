@@ -3,7 +3,7 @@
 // count for the code that called them; samples with no such frame go to GC or Node's own internals.
 import { readFileSync } from 'node:fs';
 
-interface CallFrame {
+export interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
@@ -57,16 +57,24 @@ export function loadProfile(file: string): LoadedProfile {
   return { frameOf, stack, samples: profile.samples, times };
 }
 
-/** The first and last sample times whose stack holds a function named `name` (the echo tool: calls ran then). */
-export function markerWindow(profile: LoadedProfile, name: string): [number, number] | undefined {
+/** The first and last sample times whose stack holds a frame `matches` accepts (the echo tool: calls ran then). */
+export function markerWindow(
+  profile: LoadedProfile,
+  matches: (frame: CallFrame) => boolean,
+): [number, number] | undefined {
   let first: number | undefined;
   let last: number | undefined;
   profile.samples.forEach((sample, i) => {
-    if (!profile.stack(sample).some((frame) => frame.functionName === name)) return;
+    if (!profile.stack(sample).some(matches)) return;
     first ??= profile.times[i];
     last = profile.times[i];
   });
   return first === undefined || last === undefined ? undefined : [first, last];
+}
+
+/** The whole profile's first and last sample times. */
+export function wholeWindow(profile: LoadedProfile): [number, number] {
+  return [profile.times[0] ?? 0, profile.times.at(-1) ?? 0];
 }
 
 const FORESIGHT_FILE =
@@ -115,4 +123,32 @@ export function chargeAreas(profile: LoadedProfile, fromUs: number, toUs: number
     byOwner.set(owner, (byOwner.get(owner) ?? 0) + us);
   });
   return { busyUs, byOwner, asyncHooksUs };
+}
+
+// Call-time frames only: the echo itself and the plugin's callTool (not the fixture's tool list, built at start).
+const echoCode = (frame: CallFrame) =>
+  frame.functionName === 'echoResult' ||
+  (frame.url.endsWith('/fixtures/echo-plugin.js') && frame.functionName === 'callTool');
+/** The SDK's dispatch of every request. */
+const sdkRequest = (frame: CallFrame) =>
+  frame.functionName === '_onrequest' && frame.url.includes('@modelcontextprotocol');
+
+/**
+ * Both sides of an eras cell profiled alone (raw first). Each side's window opens at its own first echo call
+ * (the sides warm up one after the other) and closes at the last request either side handled (the rounds end
+ * together); the echo frames cannot close it, as the tool is inlined into its caller once optimised and
+ * vanishes from the samples. A short run may hold no sample of the echo: its whole profile is then used.
+ */
+export function cellAreas(rawFile: string, foresightFile: string): [AreaTimes, AreaTimes] {
+  const profiles = [loadProfile(rawFile), loadProfile(foresightFile)] as const;
+  const end = Math.max(
+    ...profiles.map((profile) => markerWindow(profile, sdkRequest)?.[1] ?? wholeWindow(profile)[1]),
+  );
+  const [raw, foresight] = profiles.map((profile, i) => {
+    const start = markerWindow(profile, echoCode)?.[0];
+    if (start === undefined)
+      process.stderr.write(`cpu-profile: no sample of the echo tool in ${[rawFile, foresightFile][i]}\n`);
+    return chargeAreas(profile, start ?? wholeWindow(profile)[0], end);
+  }) as [AreaTimes, AreaTimes];
+  return [raw, foresight];
 }
