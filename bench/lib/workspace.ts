@@ -2,7 +2,7 @@
 // (so both sides run under bare `node`, as users run them) and the generated foresight.toml files.
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { ROOT } from './root.js';
 
@@ -13,6 +13,8 @@ const SERVER_SOURCES = [
   'bench/servers/naive-bridge.ts',
   'bench/fixtures/echo-plugin.ts',
   'bench/fixtures/echo-tools.ts',
+  // The raw server's 2025 sessions resume streams as Foresight's do, with the same store.
+  'src/protocol/event-store.ts',
 ];
 
 export interface BenchWorkspace {
@@ -48,9 +50,10 @@ async function transpile(source: string, target: string): Promise<void> {
 
 export async function createWorkspace(): Promise<BenchWorkspace> {
   const dir = await mkdtemp(join(tmpdir(), 'foresight-bench-'));
-  const outOf = (source: string) => join(dir, relative('bench', source).replace(/\.ts$/, '.js'));
-  // The transpiled files keep their relative imports (`./echo-tools.js`); bare ones (the SDK) resolve through
-  // a link to the repo's node_modules, and package.json makes the .js files ESM.
+  // The temp dir mirrors the repo's layout, so the transpiled files keep their relative imports
+  // (`./echo-tools.js`, `../../src/protocol/event-store.js`); bare ones (the SDK) resolve through a link to the
+  // repo's node_modules, and package.json makes the .js files ESM.
+  const outOf = (source: string) => join(dir, source.replace(/\.ts$/, '.js'));
   await writeFile(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   for (const source of SERVER_SOURCES) await transpile(source, outOf(source));

@@ -1,13 +1,15 @@
 // Side A over Streamable HTTP: the raw echo server wired as Foresight wires its listener (src/protocol/http.ts),
 // so that the comparison is the host, not the wiring: 2026-07-28 requests go to the SDK's per-request entry
 // (createMcpHandler, legacy refused there, through toNodeHandler), 2025 clients get sessions (one SDK Node
-// transport and one server per session, routed by Mcp-Session-Id). Prints its URL on stderr.
+// transport and one server per session, routed by Mcp-Session-Id, resumable with Last-Event-ID through the same
+// event store Foresight gives its sessions). Prints its URL on stderr.
 // Usage: node raw-echo-http.js <count> <prefix>...
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
+import { createMemoryEventStore } from '../../src/protocol/event-store.js';
 import { echoServerFactory } from './raw-echo-server.js';
 
 const PATH = '/mcp';
@@ -39,6 +41,9 @@ async function openSession(req: IncomingMessage, res: ServerResponse, body: unkn
   const server = buildServer();
   const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
+    // Resumable streams, as a 2025 client of Foresight gets them (a priming event, then the answer as SSE).
+    eventStore: createMemoryEventStore(),
+    retryInterval: 1_000,
     onsessioninitialized: (id) => {
       sessions.set(id, transport);
     },

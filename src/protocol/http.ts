@@ -3,7 +3,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -19,7 +18,6 @@ import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
 import type { Binding, BoundServer } from './server-factory.js';
-import { NOT_JSON_RPC } from './wire-errors.js';
 
 export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   /** 0 picks a free port. */
@@ -95,12 +93,6 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unk
   } catch (error) {
     throw new BodyError(400, -32700, `parse error: ${(error as Error).message}`);
   }
-}
-
-/** A JSON-RPC message or a non-empty batch of them; anything else is -32600 (the SDK would answer -32700). */
-function isJsonRpcPayload(body: unknown): boolean {
-  const items = Array.isArray(body) ? body : [body];
-  return items.length > 0 && items.every((item) => JSONRPCMessageSchema.safeParse(item).success);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -221,8 +213,6 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (live) live.lastSeenMs = Date.now();
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
-    if (req.method === 'POST' && !isJsonRpcPayload(body))
-      return sendJsonRpcError(res, 400, -32600, NOT_JSON_RPC);
     const era = classifyInboundRequest({
       httpMethod: req.method ?? 'GET',
       protocolVersionHeader: header(req, 'mcp-protocol-version'),
