@@ -1,7 +1,8 @@
 // The scripted agent of the planner replay: walks one generated session, choosing each call's arguments
 // from the latest listing (the stated distributions), thinking between calls, timing each call as the
 // client sees it, and checking every read's answer against a fresh read of the same upstream.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createHash } from 'node:crypto';
+import { type Client, TRACEPARENT_META_KEY } from '@modelcontextprotocol/client';
 import { type ChainState, MUTATING_STATES, type ScriptStep, type SessionScript } from './corpus-sessions.js';
 import { REPLAY_JOB_IDS } from './planner-replay-gitlab.js';
 import { type PrefetchSource, canonicalJson, prefetchOf, resultData } from './planner-replay-compare.js';
@@ -292,6 +293,17 @@ class AgentMemory {
   }
 }
 
+/**
+ * The `_meta` of one agent run: a W3C `traceparent` whose trace id is fixed by the run's name, as an agent
+ * sends one per run. Over 2026-07-28 HTTP, Foresight keys the agent stream by it (with the principal and the
+ * client's name), so each run is a stream of its own even where runs share a client name; a 2025 session is
+ * one stream anyway.
+ */
+export function runMeta(run: string): Record<string, string> {
+  const digest = createHash('sha256').update(run).digest('hex');
+  return { [TRACEPARENT_META_KEY]: `00-${digest.slice(0, 32)}-${digest.slice(32, 48)}-01` };
+}
+
 export interface AgentOptions {
   client: Client;
   /** A client of a host with the planner off over the same upstream data, without latency. */
@@ -305,12 +317,15 @@ export interface AgentOptions {
   world: AgentWorld;
   rule: ChoiceRule;
   timeScale: number;
+  /** `_meta` sent with every call (the run's traceparent), to the host under test and the reference alike. */
+  requestMeta?: Record<string, string>;
 }
 
 /** Runs one session; the agent thinks (scaled) between calls, measured from each answer's arrival. */
 export async function runAgent(script: SessionScript, options: AgentOptions): Promise<CallRecord[]> {
   const memory = new AgentMemory(options.world, options.rule);
   const records: CallRecord[] = [];
+  const meta = options.requestMeta ? { _meta: options.requestMeta } : {};
   let answeredAt = performance.now();
   for (const [index, step] of script.steps.entries()) {
     const wait = answeredAt + step.thinkMs * options.timeScale - performance.now();
@@ -318,7 +333,7 @@ export async function runAgent(script: SessionScript, options: AgentOptions): Pr
     const args = memory.argsFor(step);
     const reachedBefore = options.reachedPlugin?.(step.tool);
     const started = performance.now();
-    const result = await options.client.callTool({ name: step.tool, arguments: args });
+    const result = await options.client.callTool({ name: step.tool, arguments: args, ...meta });
     answeredAt = performance.now();
     const freshByConstruction =
       SEARCHES.has(step.state) &&
@@ -338,7 +353,7 @@ export async function runAgent(script: SessionScript, options: AgentOptions): Pr
     // Only the agent writes, one call at a time: the upstream now holds what a fresh read must show.
     if (freshByConstruction) record.stale = false;
     else if (!MUTATING_STATES.has(step.state)) {
-      const fresh = await options.reference.callTool({ name: step.tool, arguments: args });
+      const fresh = await options.reference.callTool({ name: step.tool, arguments: args, ...meta });
       record.stale = resultData(fresh) !== resultData(result);
     }
     memory.observe(step, args, result);

@@ -1,16 +1,17 @@
 // One Foresight host of the planner replay: a temp foresight.toml with the [planner] table (its state file
-// always in the bench's temp dir), the workspace and gitlab plugins instrumented, an SDK client over the
-// in-memory transport, and the planner's counters read from the `foresight://planner/stats` resource.
+// always in the bench's temp dir), the workspace and gitlab plugins instrumented, an SDK v2 client in the run's
+// protocol era (2025 in memory, 2026-07-28 over Streamable HTTP on loopback), and the planner's counters read
+// from the `foresight://planner/stats` resource.
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type ForesightConfig, loadConfig } from '../../src/config/index.js';
 import { type ForesightHost, createHost } from '../../src/create-host.js';
 import type { Logger } from '../../src/host/index.js';
 import { COUNTER_NAMES, PLANNER_STATS_URI, type PlannerCounters } from '../../src/planner/index.js';
 import { BUILTIN_PLUGINS } from '../../src/plugins/index.js';
 import { GITLAB_PREFIX, WORKSPACE_PREFIX } from './corpus-sessions.js';
+import { type BenchEra, MODERN_VERSION, assertEra } from './endpoint.js';
 import { REPLAY_PROJECT } from './planner-replay-gitlab.js';
 import { type CallLog, instrumentPlugin } from './planner-replay-plugins.js';
 
@@ -79,8 +80,10 @@ async function plannerConfig(
 export interface ReplayHostOptions {
   /** Temp dir for the TOML and the planner's state file. */
   dir: string;
-  /** Names the files: e.g. "s3-on". */
+  /** Names the files: e.g. "in-order-s3-on-modern". */
   name: string;
+  /** legacy: a 2025 client over the in-memory transport; modern: a 2026-07-28 client over HTTP on loopback. */
+  era: BenchEra;
   plannerEnabled: boolean;
   learning: boolean;
   workspaceRoot: string;
@@ -101,17 +104,39 @@ export interface ReplayHost {
   logs: HostLogs;
   /** [planner] keys this build refused (see plannerConfig). */
   droppedKeys: string[];
-  /** The planner's counters through a fresh client session, or why they could not be read. */
+  /** The planner's counters through a fresh client of the run's era, or why they could not be read. */
   readStats(): Promise<{ counters: PlannerCounters } | { unavailable: string }>;
   close(): Promise<void>;
 }
 
-async function connectClient(host: ForesightHost, name: string): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await host.connect(serverSide);
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
+/**
+ * Every agent names itself alike, as every run of one agent program does; over 2026-07-28 the traceparent each
+ * run sends (planner-replay-agent.ts) tells runs apart.
+ */
+const AGENT_INFO = { name: 'foresight-bench-agent', version: '1.0.0' };
+const OBSERVER_INFO = { name: 'foresight-bench-observer', version: '1.0.0' };
+
+/** Connects clients to one host in one era: in memory for 2025, over the host's own HTTP listener for 2026-07-28. */
+type Connector = (info: { name: string; version: string }) => Promise<Client>;
+
+async function connectorFor(host: ForesightHost, era: BenchEra): Promise<Connector> {
+  if (era === 'legacy') {
+    return async (info) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await host.connect(serverSide);
+      const client = new Client(info);
+      await client.connect(clientSide);
+      return client;
+    };
+  }
+  // Closed with the host (host.close() closes every listener it opened).
+  const { url } = await host.serveHttp({ port: 0 });
+  return async (info) => {
+    const client = new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    assertEra(`replay ${info.name}`, client, era);
+    return client;
+  };
 }
 
 function countersFrom(text: string): PlannerCounters | string {
@@ -168,7 +193,16 @@ export async function startReplayHost(options: ReplayHostOptions): Promise<Repla
       },
     ],
   });
-  const client = await connectClient(host, 'foresight-bench-replay');
+  let connect: Connector;
+  let client: Client;
+  try {
+    connect = await connectorFor(host, options.era);
+    client = await connect(AGENT_INFO);
+  } catch (error) {
+    // A run that cannot connect must not leave its plugins or its HTTP listener running in the worker.
+    await host.close();
+    throw error;
+  }
   return {
     host,
     client,
@@ -177,7 +211,8 @@ export async function startReplayHost(options: ReplayHostOptions): Promise<Repla
     async readStats() {
       let observer: Client | undefined;
       try {
-        observer = await connectClient(host, 'foresight-bench-observer');
+        // Another client, no traceparent: over 2026-07-28 not the agent's stream (and resources/read opens none).
+        observer = await connect(OBSERVER_INFO);
         const read = await observer.readResource({ uri: PLANNER_STATS_URI });
         const first = read.contents[0];
         if (first === undefined || !('text' in first))

@@ -1,9 +1,9 @@
-// The planner replay's numbers: per-session runs summed per mode, the off/on comparison with its targets,
-// and the printed tables.
+// The planner replay's numbers: per-session runs summed per mode, and the off/on comparison of each variant in
+// each protocol era with its targets.
 import type { SessionKind, SessionStatistics } from './corpus-sessions.js';
+import type { BenchEra } from './endpoint.js';
 import type { CallRecord, ChoiceRule } from './planner-replay-agent.js';
 import type { PlannerCounters } from '../../src/planner/index.js';
-import { table } from './report.js';
 import { percentile } from './stats.js';
 
 export type Mode = 'off' | 'on';
@@ -13,6 +13,7 @@ export interface SessionRun {
   index: number;
   kind: SessionKind;
   mode: Mode;
+  era: BenchEra;
   /** Which mode ran first for this session. */
   first: Mode;
   calls: CallRecord[];
@@ -80,6 +81,8 @@ export interface Target {
 
 export interface VariantReport {
   rule: ChoiceRule;
+  /** Both modes ran in this era, against hosts (tested and reference) served in it. */
+  era: BenchEra;
   off: ModeReport;
   on: ModeReport;
   /** (off − on) / off total wait, percent. */
@@ -172,7 +175,7 @@ export function modeReport(mode: Mode, runs: readonly SessionRun[]): ModeReport 
 /** The issue's targets: ≥ 25% less wait, ≤ 1 wasted per hit, no mutating speculative call, no stale answer. */
 export const TARGETS = { waitReductionPercent: 25, wastedPerHit: 1 } as const;
 
-export function variantReport(rule: ChoiceRule, runs: readonly SessionRun[]): VariantReport {
+export function variantReport(rule: ChoiceRule, era: BenchEra, runs: readonly SessionRun[]): VariantReport {
   const offRuns = runs.filter((r) => r.mode === 'off').sort((a, b) => a.index - b.index);
   const onRuns = runs.filter((r) => r.mode === 'on').sort((a, b) => a.index - b.index);
   const off = modeReport('off', offRuns);
@@ -241,6 +244,7 @@ export function variantReport(rule: ChoiceRule, runs: readonly SessionRun[]): Va
   ];
   return {
     rule,
+    era,
     off,
     on,
     waitReductionPercent,
@@ -267,120 +271,11 @@ export interface PlannerReplayReport {
   sessions: SessionStatistics;
   /** Share of each mapped corpus tool's calls followed by a mapped tool (before renormalising). */
   corpusKeptShare: Record<string, number>;
+  /** One per variant and era, the eras of a variant next to each other. */
   variants: VariantReport[];
   /** [planner] keys this build refused (the bench ran without them). */
   droppedPlannerKeys: string[];
   /** Distinct warnings and errors the hosts logged. */
   hostProblems: string[];
   runMs: number;
-}
-
-const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const verdict = (pass: boolean | undefined) => (pass === undefined ? 'n/a' : pass ? 'PASS' : 'FAIL');
-
-const MODE_HEADER = [
-  'mode',
-  'calls',
-  'wait s',
-  'p50 ms',
-  'p95 ms',
-  'hits+joins',
-  'dispatched',
-  'wasted',
-  'wasted/hit',
-  'wasted/call',
-  'invalidated',
-  'upstream req',
-  'writes',
-  'stale/reads',
-];
-
-/** One row per mode; a `*` marks a figure seen by the client or the plugins because the counters were not readable. */
-function modeRows(variant: VariantReport): string[][] {
-  return [variant.off, variant.on].map((m) => [
-    m.mode,
-    String(m.agentCalls),
-    fixed(m.totalWaitMs / 1000, 2),
-    fixed(m.perCallMs.p50, 1),
-    fixed(m.perCallMs.p95, 1),
-    m.counters ? `${m.counters.hits}+${m.counters.joins}` : `${m.served.cache}+${m.served.inFlight}*`,
-    m.counters ? String(m.counters.dispatched) : `${m.speculative.calls}*`,
-    String(m.wasted),
-    fixed(m.wastedPerHit, 2),
-    fixed(m.wastedPerAgentCall, 2),
-    m.counters ? String(m.counters.invalidated) : 'n/a',
-    String(m.upstream.requests),
-    String(m.upstream.writes),
-    `${m.staleAnswers}/${m.reads}`,
-  ]);
-}
-
-function describeRule(rule: ChoiceRule): string {
-  const position =
-    rule.position.kind === 'uniform'
-      ? 'uniform'
-      : rule.position.ratio === 0
-        ? 'always the first'
-        : `P(i) ∝ ${rule.position.ratio}^i`;
-  return `${rule.name}: item from the latest listing with p = ${rule.fromListing}, position ${position} over items not yet read; otherwise a file the last one imports with p = ${rule.followsImports}`;
-}
-
-export function formatPlannerReplayReport(report: PlannerReplayReport): string {
-  const s = report.sessions;
-  const settings = report.settings as { timeScale: number; concurrency: number };
-  const lines = [
-    `planner replay: ${s.sessions} sessions (${s.byKind.code} code, ${s.byKind.review} review), ${s.calls} calls, ` +
-      `${fixed(s.meanLength, 1)} per session (${s.minLength}–${s.maxLength}), ${s.mutatingCalls} of them writes; ` +
-      `time scale ${settings.timeScale}, ${settings.concurrency} sessions at a time, ${fixed(report.runMs / 1000, 1)} s`,
-    `call mix: ${s.toolMix.map((t) => `${t.tool.replace(/^[a-z]+__/, '')} ${t.percent}%`).join(', ')}`,
-  ];
-  for (const variant of report.variants) {
-    lines.push(
-      '',
-      describeRule(variant.rule),
-      table(MODE_HEADER, modeRows(variant)),
-      `wait ${fixed(-variant.waitReductionPercent, 1)}% with the planner on; upstream requests ` +
-        `${variant.extraUpstreamRequests >= 0 ? '+' : ''}${variant.extraUpstreamRequests} (${fixed(variant.extraUpstreamPercent, 1)}%); ` +
-        `calls that differed between modes: ${variant.divergentCalls}`,
-      `wait by tool, off → on: ${variant.byTool
-        .map(
-          (t) =>
-            `${t.tool.replace(/^[a-z]+__/, '')} ${fixed(t.waitOffMs / 1000, 1)} → ${fixed(t.waitOnMs / 1000, 1)} s` +
-            (t.served ? ` (${t.served} served)` : ''),
-        )
-        .join(', ')}`,
-      ...variant.targets.map(
-        (t) =>
-          `  ${verdict(t.pass)}  ${t.what}: ${fixed(t.value, t.what.startsWith('total') || t.what.startsWith('wasted') ? 2 : 0)} (target ${t.limit})`,
-      ),
-    );
-    if (variant.on.countersUnavailable)
-      lines.push(
-        `  counters unavailable (${variant.on.countersUnavailable}); * = seen by the client or the plugins instead`,
-      );
-  }
-  if (report.variants.length > 1) {
-    const { variants } = report;
-    const move = (label: string, value: (v: (typeof variants)[number]) => number, digits: number) =>
-      `${label} ${variants.map((v) => fixed(value(v), digits)).join(' → ')}`;
-    lines.push(
-      '',
-      `${variants.map((v) => v.rule.name).join(' → ')}: ` +
-        [
-          move('wait reduction %', (v) => v.waitReductionPercent, 1),
-          move('hits+joins', (v) => v.on.hitsAndJoins, 0),
-          move('wasted/hit', (v) => v.on.wastedPerHit, 2),
-          move('extra upstream %', (v) => v.extraUpstreamPercent, 1),
-        ].join('; '),
-    );
-  }
-  if (report.droppedPlannerKeys.length)
-    lines.push(
-      `[planner] keys this build does not know yet, left out: ${report.droppedPlannerKeys.join(', ')}`,
-    );
-  if (report.hostProblems.length)
-    lines.push(
-      `host warnings/errors (${report.hostProblems.length} distinct): ${report.hostProblems.slice(0, 5).join(' | ')}`,
-    );
-  return lines.join('\n');
 }

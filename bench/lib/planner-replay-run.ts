@@ -1,7 +1,8 @@
-// One run of the planner replay, as a worker thread does it: a session in one mode against its own GitLab
-// (fresh data, counted and reference servers), its own host under test and its own reference host.
+// One run of the planner replay, as a worker thread does it: a session in one mode and one protocol era against
+// its own GitLab (fresh data, counted and reference servers), its own host under test and its own reference host.
 import { type SessionScript, WORKSPACE_PREFIX } from './corpus-sessions.js';
-import { type AgentWorld, type ChoiceRule, runAgent } from './planner-replay-agent.js';
+import type { BenchEra } from './endpoint.js';
+import { type AgentWorld, type ChoiceRule, runAgent, runMeta } from './planner-replay-agent.js';
 import { startReplayGitLab } from './planner-replay-gitlab.js';
 import { startReplayHost } from './planner-replay-host.js';
 import { callKey, createCallLog, latencyFor, sleep } from './planner-replay-plugins.js';
@@ -13,6 +14,8 @@ export interface RunJob {
   script: SessionScript;
   rule: ChoiceRule;
   mode: Mode;
+  /** The protocol era of both hosts' clients, so the off/on comparison stays within one era. */
+  era: BenchEra;
   /** Which mode of this session starts first. */
   first: Mode;
   settings: PlannerReplaySettings;
@@ -54,12 +57,15 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
     timeScale: settings.timeScale,
   });
   const logs = { workspace: createCallLog(), gitlab: createCallLog() };
-  const name = `${job.rule.name.replaceAll(' ', '-')}-s${script.index}-${mode}`;
+  const name = `${job.rule.name.replaceAll(' ', '-')}-s${script.index}-${mode}-${job.era}`;
+  // One trace for the run: the reads checked on the reference host belong to the same agent run.
+  const requestMeta = runMeta(name);
   const hosts: { close(): Promise<void> }[] = [];
   try {
     const tested = await startReplayHost({
       dir: job.dir,
       name,
+      era: job.era,
       plannerEnabled: mode === 'on',
       learning: settings.learning,
       ...(mode === 'on' && settings.plannerToml ? { plannerToml: settings.plannerToml } : {}),
@@ -74,6 +80,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
     const reference = await startReplayHost({
       dir: job.dir,
       name: `${name}-reference`,
+      era: job.era,
       plannerEnabled: false,
       learning: false,
       workspaceRoot: job.workspaceRoot,
@@ -81,7 +88,10 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
     });
     hosts.push(reference);
     await gitlab.metadataLoaded(METADATA_TIMEOUT_MS);
-    await Promise.all([tested.client.listTools(), reference.client.listTools()]);
+    await Promise.all([
+      tested.client.listTools({ _meta: requestMeta }),
+      reference.client.listTools({ _meta: requestMeta }),
+    ]);
     const before = { requests: gitlab.counted.requests.length, unmatched: gitlab.counted.unmatched.length };
     hooks.ready();
     await hooks.start();
@@ -92,6 +102,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       world: job.world,
       rule: job.rule,
       timeScale: settings.timeScale,
+      requestMeta,
       reachedPlugin: (tool) => {
         const local = tool.startsWith(`${WORKSPACE_PREFIX}__`)
           ? tool.slice(WORKSPACE_PREFIX.length + 2)
@@ -112,6 +123,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       index: script.index,
       kind: script.kind,
       mode,
+      era: job.era,
       first: job.first,
       calls,
       wallMs,
@@ -137,14 +149,25 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
 }
 
 /**
- * One unmeasured pass over every kind of call, so no run pays for module loading, the JIT and a cold file
- * cache; a worker does it once before its first run.
+ * One unmeasured pass over every kind of call in each era the replay runs, so no run pays for module loading,
+ * the JIT and a cold file cache (nor, in the modern era, for the first HTTP listener and fetch); a worker does
+ * it once before its first run.
  */
 export async function warmUp(
   settings: PlannerReplaySettings,
   dir: string,
   workspaceRoot: string,
   world: AgentWorld,
+): Promise<void> {
+  for (const era of settings.eras) await warmUpEra(settings, dir, workspaceRoot, world, era);
+}
+
+async function warmUpEra(
+  settings: PlannerReplaySettings,
+  dir: string,
+  workspaceRoot: string,
+  world: AgentWorld,
+  era: BenchEra,
 ): Promise<void> {
   const gitlab = await startReplayGitLab({
     seed: settings.seed,
@@ -153,7 +176,8 @@ export async function warmUp(
   });
   const host = await startReplayHost({
     dir,
-    name: `warm-up-${Math.random().toString(36).slice(2)}`,
+    name: `warm-up-${era}-${Math.random().toString(36).slice(2)}`,
+    era,
     plannerEnabled: false,
     learning: false,
     workspaceRoot,

@@ -2,6 +2,7 @@
 // by an environment variable.
 import { resolve } from 'node:path';
 import { DEFAULT_SESSION_PLAN } from './corpus-sessions.js';
+import type { BenchEra } from './endpoint.js';
 import {
   type ChoiceRule,
   IN_ORDER,
@@ -38,6 +39,12 @@ export interface PlannerReplaySettings {
   /** Injected upstream latency per GitLab request and per workspace call, unscaled ms, uniform. */
   latencyMs: readonly [number, number];
   variants: ChoiceRule[];
+  /**
+   * The protocol eras the sessions are replayed in, each with its own off/on comparison: legacy (a 2025 client,
+   * in memory) and modern (2026-07-28 over Streamable HTTP on loopback). Training runs in the first.
+   * BENCH_PLANNER_ERAS, comma-separated, default "legacy,modern".
+   */
+  eras: BenchEra[];
   /** When set, every run's call records are written to this JSON file. BENCH_PLANNER_TRACE. */
   traceFile?: string;
   /**
@@ -53,6 +60,18 @@ function envNumber(name: string, fallback: number, valid: (n: number) => boolean
   const value = Number(text);
   if (!valid(value)) throw new Error(`${name} must be ${what}, got "${text}"`);
   return value;
+}
+
+const ERAS: readonly BenchEra[] = ['legacy', 'modern'];
+
+function envEras(name: string): BenchEra[] {
+  const text = process.env[name];
+  if (text === undefined || text.trim() === '') return [...ERAS];
+  const eras = text.split(',').map((era) => era.trim());
+  const valid = (era: string): era is BenchEra => (ERAS as readonly string[]).includes(era);
+  if (!eras.every(valid) || new Set(eras).size !== eras.length)
+    throw new Error(`${name} must list "legacy" and/or "modern", comma-separated, got "${text}"`);
+  return eras.filter(valid);
 }
 
 export function readPlannerReplaySettings(): PlannerReplaySettings {
@@ -73,6 +92,7 @@ export function readPlannerReplaySettings(): PlannerReplaySettings {
     thinkMs: DEFAULT_SESSION_PLAN.thinkMs,
     latencyMs: [150, 400],
     variants: [IN_ORDER, PREDICTABLE, MODERATE, LESS_PREDICTABLE],
+    eras: envEras('BENCH_PLANNER_ERAS'),
     ...(process.env.BENCH_PLANNER_TRACE ? { traceFile: resolve(process.env.BENCH_PLANNER_TRACE) } : {}),
     ...(process.env.BENCH_PLANNER_TOML ? { plannerToml: process.env.BENCH_PLANNER_TOML } : {}),
   };

@@ -1,7 +1,7 @@
 // The planner replay: generated agent sessions run through a real MCP client against Foresight with the
-// planner off and on, each session's two runs side by side (the one to start first alternating), each run on
-// its own worker thread with its own host and its own upstream and request log, with think time and injected
-// upstream latency, all times scaled.
+// planner off and on, in each protocol era, each session's two runs side by side (the one to start first
+// alternating), each run on its own worker thread with its own host and its own upstream and request log, with
+// think time and injected upstream latency, all times scaled.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import {
   loadCorpusChain,
   sessionStatistics,
 } from './corpus-sessions.js';
+import type { BenchEra } from './endpoint.js';
 import type { AgentWorld, ChoiceRule } from './planner-replay-agent.js';
 import { ISSUES, MERGE_REQUESTS } from './planner-replay-gitlab.js';
 import { sleep } from './planner-replay-plugins.js';
@@ -27,7 +28,8 @@ import type { RunJob } from './planner-replay-run.js';
 import { type PlannerReplaySettings, readPlannerReplaySettings } from './planner-replay-settings.js';
 import { createReplayWorkspace } from './planner-replay-workspace.js';
 
-export { formatPlannerReplayReport, type PlannerReplayReport } from './planner-replay-report.js';
+export { formatPlannerReplayReport } from './planner-replay-format.js';
+export type { PlannerReplayReport } from './planner-replay-report.js';
 export { readPlannerReplaySettings, type PlannerReplaySettings } from './planner-replay-settings.js';
 
 interface Slot {
@@ -47,7 +49,9 @@ interface VariantContext {
 
 /**
  * Training: sessions of another seed, the planner on, all sharing one state file (runs merge what they
- * learned on save), so the measured runs start from what a user's planner has learned before.
+ * learned on save), so the measured runs start from what a user's planner has learned before. It runs once,
+ * in the first era: what the planner learns is what the agent does, the same in every era, so the eras'
+ * measured runs all start from the same state.
  */
 async function train(
   workers: readonly ReplayWorker[],
@@ -63,6 +67,7 @@ async function train(
         script: { ...script, index: 1000 + script.index },
         rule,
         mode: 'on',
+        era: context.settings.eras[0] ?? 'legacy',
         first: 'on',
         settings: context.settings,
         dir: context.dir,
@@ -88,6 +93,7 @@ async function runPair(
   slot: Slot,
   context: VariantContext,
   script: SessionScript,
+  era: BenchEra,
   rule: ChoiceRule,
 ): Promise<SessionRun[]> {
   const { settings } = context;
@@ -96,6 +102,7 @@ async function runPair(
     script,
     rule,
     mode,
+    era,
     first: order[0],
     settings,
     dir: context.dir,
@@ -112,27 +119,44 @@ async function runPair(
   return Promise.all(runs.map((run) => run.done));
 }
 
+/** Every session in every era, one report per era. */
 async function runVariant(
   slots: readonly Slot[],
   context: VariantContext,
   scripts: readonly SessionScript[],
   rule: ChoiceRule,
-): Promise<{ report: VariantReport; runs: SessionRun[] }> {
+): Promise<{ reports: VariantReport[]; runs: SessionRun[] }> {
+  const { eras } = context.settings;
+  // Session by session with the eras in turn (the first alternating), so both eras meet the machine's load
+  // alike rather than one era the quiet start and the other the busy end.
+  const queue = scripts.flatMap((script) =>
+    (script.index % 2 === 0 ? eras : [...eras].reverse()).map((era) => ({ script, era })),
+  );
   const runs: SessionRun[] = [];
   let next = 0;
   const drain = async (slot: Slot) => {
-    for (let script = scripts[next++]; script !== undefined; script = scripts[next++]) {
-      const pair = await runPair(slot, context, script, rule);
+    for (let item = queue[next++]; item !== undefined; item = queue[next++]) {
+      const { script, era } = item;
+      const pair = await runPair(slot, context, script, era, rule);
       runs.push(...pair);
       const wait = (run: SessionRun) => run.calls.reduce((total, c) => total + c.waitMs, 0).toFixed(0);
       context.log(
-        `  session ${script.index} (${script.kind}, ${script.steps.length} calls), wait: ` +
+        `  session ${script.index} (${script.kind}, ${script.steps.length} calls, ${era}), wait: ` +
           pair.map((run) => `${run.mode} ${wait(run)} ms`).join(', '),
       );
     }
   };
   await Promise.all(slots.map(drain));
-  return { report: variantReport(rule, runs), runs };
+  return {
+    reports: eras.map((era) =>
+      variantReport(
+        rule,
+        era,
+        runs.filter((run) => run.era === era),
+      ),
+    ),
+    runs,
+  };
 }
 
 export async function measurePlannerReplay(
@@ -161,7 +185,7 @@ export async function measurePlannerReplay(
   const context: VariantContext = { settings, dir, workspaceRoot: workspace.root, world, log };
   const workers: ReplayWorker[] = [];
   try {
-    const slotCount = Math.min(settings.concurrency, scripts.length);
+    const slotCount = Math.min(settings.concurrency, scripts.length * settings.eras.length);
     log(`planner replay: starting ${slotCount * 2} worker threads (one per run in progress)`);
     const init = { settings, dir, workspaceRoot: workspace.root, world };
     const slots: Slot[] = Array.from({ length: slotCount }, () => {
@@ -183,9 +207,12 @@ export async function measurePlannerReplay(
         );
         context.trained = await train(workers, context, training, rule);
       }
-      log(`planner replay, ${rule.name}: ${scripts.length} sessions × off/on, ${slotCount} at a time`);
-      const { report, runs } = await runVariant(slots, context, scripts, rule);
-      variants.push(report);
+      log(
+        `planner replay, ${rule.name}: ${scripts.length} sessions × off/on × ${settings.eras.join('/')}, ` +
+          `${slotCount} at a time`,
+      );
+      const { reports, runs } = await runVariant(slots, context, scripts, rule);
+      variants.push(...reports);
       traces.push({ rule: rule.name, runs });
     }
     if (settings.traceFile) await writeFile(settings.traceFile, `${JSON.stringify(traces, null, 1)}\n`);
