@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       legacyClients: 'serve',
       requestStateTtlS: 300,
+      tasks: { afterMs: 1_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, maxTasks: 1_000 },
     });
     expect(config.plugins).toHaveLength(1);
     expect(config.plugins[0]).toMatchObject({
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
         complete: 30_000,
         start: 10_000,
         shutdown: 10_000,
+        task: 600_000,
       },
     });
     expect(config.enrich).toEqual([]);

@@ -82,6 +82,7 @@ describe('parseConfig with a full valid file', () => {
       logLevel: 'debug',
       legacyClients: 'serve',
       requestStateTtlS: 300,
+      tasks: { afterMs: 1_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, maxTasks: 1_000 },
     });
   });
 

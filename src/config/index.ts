@@ -1,6 +1,6 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
-export type { ServerConfig, HttpAddress, Transport, LegacyPosture } from './schema-server.js';
+export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
 export type { PluginCacheHints, PluginDeadlines, PluginIsolation, CacheScope } from './schema-plugin.js';
 export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-enrich.js';
 export type { ToolOverride } from './schema-tools.js';
@@ -14,5 +14,9 @@ export { validatePluginOptions } from './plugin-options.js';
 export { readSecret, resolveAuthToken, resolveRequestStateKey } from './secrets.js';
 export { registerSecret, redactSecrets, redactSecretsIn } from './redact.js';
 export { EMBEDDED_DEFAULT } from './problems.js';
-export { DEFAULT_CALL_DEADLINE_MS, DEFAULT_LIFECYCLE_DEADLINE_MS } from './schema-plugin.js';
+export {
+  DEFAULT_CALL_DEADLINE_MS,
+  DEFAULT_LIFECYCLE_DEADLINE_MS,
+  DEFAULT_TASK_DEADLINE_MS,
+} from './schema-plugin.js';
 export { parseHttpAddress } from './schema-server.js';

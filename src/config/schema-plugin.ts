@@ -13,6 +13,8 @@ import {
 
 export const DEFAULT_CALL_DEADLINE_MS = 30_000;
 export const DEFAULT_LIFECYCLE_DEADLINE_MS = 10_000;
+/** A tool call that may run as a task holds no client, so it may run longer: 10 minutes. */
+export const DEFAULT_TASK_DEADLINE_MS = 600_000;
 
 export const ISOLATIONS = ['inline', 'worker'] as const;
 export const CACHE_SCOPES = ['public', 'private'] as const;
@@ -59,6 +61,8 @@ export interface PluginDeadlines {
   complete: number;
   start: number;
   shutdown: number;
+  /** A tool call that may become a task (see `Deadlines.task`); never shorter than `callTool`. */
+  task: number;
 }
 
 const DeadlinesSchema = closedTable({
@@ -68,6 +72,7 @@ const DeadlinesSchema = closedTable({
   complete: positiveInt().optional(),
   start: positiveInt().optional(),
   shutdown: positiveInt().optional(),
+  task: positiveInt().optional(),
 });
 
 /** What a plugin table says, before the loader adds its name, location and resolved module path. */
@@ -129,6 +134,7 @@ export const PluginSettingsSchema = openTable({
         complete: deadlines_ms?.complete ?? call,
         start: deadlines_ms?.start ?? DEFAULT_LIFECYCLE_DEADLINE_MS,
         shutdown: deadlines_ms?.shutdown ?? DEFAULT_LIFECYCLE_DEADLINE_MS,
+        task: deadlines_ms?.task ?? DEFAULT_TASK_DEADLINE_MS,
       },
       isolation,
       cache: { ttlMs: cache_ttl_ms, scope: cache_scope },

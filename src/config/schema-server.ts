@@ -1,4 +1,5 @@
-// The [server] table: transport, HTTP listen address, DNS-rebinding allow-lists, bearer token variable, log level.
+// The [server] table: transport, HTTP listen address, DNS-rebinding allow-lists, bearer token variable, log level,
+// the stateless era's requestState and tasks.
 import * as z from 'zod';
 import { closedTable, intBetween, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
 
@@ -12,6 +13,12 @@ export const LEGACY_POSTURES = ['serve', 'reject'] as const;
 export type LegacyPosture = (typeof LEGACY_POSTURES)[number];
 
 export const DEFAULT_REQUEST_STATE_TTL_S = 300;
+
+/** Tasks (the io.modelcontextprotocol/tasks extension): when a call becomes one, and how long it is kept. */
+export const DEFAULT_TASK_AFTER_MS = 1_000;
+export const DEFAULT_TASK_TTL_MS = 3_600_000;
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_MAX_TASKS = 1_000;
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3000;
@@ -70,6 +77,10 @@ export const ServerConfigSchema = closedTable({
     'an environment variable name such as "FORESIGHT_STATE_KEY"',
   ).optional(),
   request_state_ttl_s: intBetween(1, 86_400).default(DEFAULT_REQUEST_STATE_TTL_S),
+  task_after_ms: intBetween(0, 60_000).default(DEFAULT_TASK_AFTER_MS),
+  task_ttl_ms: intBetween(1_000, 86_400_000).default(DEFAULT_TASK_TTL_MS),
+  task_poll_interval_ms: intBetween(100, 60_000).default(DEFAULT_TASK_POLL_INTERVAL_MS),
+  max_tasks: intBetween(1, 100_000).default(DEFAULT_MAX_TASKS),
 }).transform((raw): ServerConfig => ({
   transport: raw.transport,
   http: raw.http ?? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT },
@@ -80,6 +91,12 @@ export const ServerConfigSchema = closedTable({
   legacyClients: raw.legacy_clients,
   ...(raw.request_state_key_env === undefined ? {} : { requestStateKeyEnv: raw.request_state_key_env }),
   requestStateTtlS: raw.request_state_ttl_s,
+  tasks: {
+    afterMs: raw.task_after_ms,
+    ttlMs: raw.task_ttl_ms,
+    pollIntervalMs: raw.task_poll_interval_ms,
+    maxTasks: raw.max_tasks,
+  },
 }));
 
 export interface ServerConfig {
@@ -104,4 +121,20 @@ export interface ServerConfig {
   requestStateKeyEnv?: string;
   /** How long an issued requestState is accepted; default 300 s. */
   requestStateTtlS: number;
+  /** Tasks for 2026-07-28 clients that declare the io.modelcontextprotocol/tasks extension. */
+  tasks: TaskSettings;
+}
+
+export interface TaskSettings {
+  /**
+   * How long a call of a task-capable tool runs before it becomes a task (default 1000 ms; 0: at once). A call
+   * that finishes, or asks for input, within it answers its request directly.
+   */
+  afterMs: number;
+  /** How long a task is kept after it starts, whatever its state (default 1 hour). */
+  ttlMs: number;
+  /** The polling interval suggested to clients (default 1000 ms). */
+  pollIntervalMs: number;
+  /** Tasks kept at once; when all are running, a new call answers directly instead (default 1000). */
+  maxTasks: number;
 }

@@ -31,6 +31,10 @@ export const CLIENT_CAPABILITY_NEEDS = {
   elicitation: { label: 'elicitation', required: { elicitation: {} } },
   'elicitation.url': { label: 'URL-mode elicitation', required: { elicitation: { url: {} } } },
   roots: { label: 'roots', required: { roots: {} } },
+  tasks: {
+    label: 'tasks (the io.modelcontextprotocol/tasks extension)',
+    required: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  },
 } as const;
 export type ClientCapabilityNeed = keyof typeof CLIENT_CAPABILITY_NEEDS;
 
@@ -219,10 +223,17 @@ export const errors = {
     'unavailable',
     (target: string, state: string) => `the upstream MCP server ${quote(target)} is ${state}`,
   ),
-  capabilityMissing: define('E_CAPABILITY_MISSING', 'unavailable', (need: ClientCapabilityNeed) => ({
-    message: `the connected client does not support ${CLIENT_CAPABILITY_NEEDS[need].label}`,
-    details: { requiredCapabilities: CLIENT_CAPABILITY_NEEDS[need].required },
-  })),
+  capabilityMissing: define(
+    'E_CAPABILITY_MISSING',
+    'unavailable',
+    (need: ClientCapabilityNeed, what?: string) => ({
+      message:
+        what === undefined
+          ? `the connected client does not support ${CLIENT_CAPABILITY_NEEDS[need].label}`
+          : `${what} needs ${CLIENT_CAPABILITY_NEEDS[need].label}, which the client did not declare`,
+      details: { requiredCapabilities: CLIENT_CAPABILITY_NEEDS[need].required },
+    }),
+  ),
   clientRequestOutsideCall: define(
     'E_CLIENT_REQUEST_OUTSIDE_CALL',
     'unavailable',
@@ -276,11 +287,22 @@ export const errors = {
     (bytes: number, limit: number) =>
       `requestState is ${bytes} bytes, over the ${limit}-byte limit (Foresight never issues a larger one); send the request again without requestState`,
   ),
-  inputKeyReused: define(
-    'E_INPUT_KEY_REUSED',
-    'invalid_input',
-    (key: string) =>
-      `the call asked the client for input under key ${quote(key)} while an earlier request under that key is still unanswered; give each concurrent request its own key`,
+  inputKeyReused: define('E_INPUT_KEY_REUSED', 'invalid_input', (key: string, answered = false) =>
+    answered
+      ? `the call asked the client for input under key ${quote(key)} again after that request was answered; a key names one request for the whole call, so give each request its own key`
+      : `the call asked the client for input under key ${quote(key)} while an earlier request under that key is still unanswered; give each concurrent request its own key`,
+  ),
+  taskNotFound: define(
+    'E_TASK_NOT_FOUND',
+    'not_found',
+    (taskId: string, ttlMs: number) =>
+      `task ${quote(taskId.length > 100 ? `${taskId.slice(0, 100)}…` : taskId)} not found: no such task, it expired (tasks are kept ${ttlMs} ms after they start), or another client made it`,
+  ),
+  taskExpired: define(
+    'E_TASK_EXPIRED',
+    'timeout',
+    (taskId: string, ttlMs: number) =>
+      `task ${quote(taskId)} was still running when its ttlMs of ${ttlMs} ms passed; it was ended and dropped`,
   ),
   inputRoundsExceeded: define(
     'E_INPUT_ROUNDS_EXCEEDED',

@@ -41,7 +41,11 @@ export function invokePlugin<T>(
 ): Promise<T> {
   const { mount, method, target, shutdown } = options;
   const env = options.env ?? NO_ENVIRONMENT;
-  const deadlineMs = mount.deadlines[method];
+  // A call that may become a task answers no client while it runs long: it gets the longer of the two limits.
+  const deadlineMs =
+    method === 'callTool' && env.deadline === 'task'
+      ? Math.max(mount.deadlines.task, mount.deadlines.callTool)
+      : mount.deadlines[method];
 
   return new Promise<T>((resolve, reject) => {
     if (env.signal?.aborted) return reject(errors.cancelled(target));

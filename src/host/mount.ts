@@ -9,9 +9,14 @@ import type { Logger, Plugin, PluginProvider, ToolDescriptor } from './contract.
 
 export type PluginMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
 
-export type Deadlines = Record<PluginMethod, number>;
+/**
+ * Each method's deadline, and `task`: the deadline of a tool call that may run as a task (a client that declared
+ * the tasks extension calling a task-capable tool), which holds no client while it runs. Never shorter than
+ * `callTool`.
+ */
+export type Deadlines = Record<PluginMethod, number> & { task: number };
 
-/** Defaults from DESIGN.md: 30 s for calls, 10 s for start and shutdown (build shares start's). */
+/** Defaults from DESIGN.md: 30 s for calls, 10 s for start and shutdown (build shares start's); 10 min for tasks. */
 export const DEFAULT_DEADLINES: Readonly<Deadlines> = {
   callTool: 30_000,
   readResource: 30_000,
@@ -19,6 +24,7 @@ export const DEFAULT_DEADLINES: Readonly<Deadlines> = {
   complete: 30_000,
   start: 10_000,
   shutdown: 10_000,
+  task: 600_000,
 };
 
 export type Isolation = 'inline' | 'worker';

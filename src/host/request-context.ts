@@ -36,6 +36,11 @@ export interface CallEnvironment {
   listRoots?(signal: AbortSignal, options?: InputRequestOptions): Promise<ListRootsResult>;
   speculative?: boolean;
   closeSSEStream?(): void;
+  /**
+   * The plugin deadline a tool call runs under: `task` for a call that may become a task (a client that declared
+   * the tasks extension calling a task-capable tool), which then answers no client while it runs. Default `call`.
+   */
+  deadline?: 'call' | 'task';
 }
 
 /**
