@@ -35,12 +35,19 @@ export interface InputChannel {
   sendLog?: CallEnvironment['sendLog'];
   /** What the client declared, on this request, that it can answer. */
   capabilities: ClientCapabilities | undefined;
+  /** The plugin deadline the call runs under (`CallEnvironment.deadline`); read when the call starts. */
+  deadline?: CallEnvironment['deadline'];
 }
 
 export type FlowEvent<R> =
   | { kind: 'done'; result: R }
   | { kind: 'failed'; error: unknown }
   | { kind: 'input'; asked: Map<string, AskedInput> };
+
+/** The call neither finished nor asked for input in the time given (`nextWithin`): it is still working. */
+export interface StillRunning {
+  kind: 'running';
+}
 
 interface Pending extends AskedInput {
   resolve(response: unknown): void;
@@ -119,23 +126,59 @@ export class InputFlow<R> {
     });
   }
 
+  /**
+   * Like `next()`, but when the call has neither finished nor asked for input after `ms`, resolves with `running`
+   * and stops waiting: the call goes on, and whoever calls `next()` later hears what it does.
+   */
+  nextWithin(ms: number): Promise<FlowEvent<R> | StillRunning> {
+    if (this.outcome) return Promise.resolve(this.outcome);
+    return new Promise((resolve) => {
+      // The waiter is called synchronously by settle() and the flush, so the timer and the event cannot both win.
+      const timer = setTimeout(() => {
+        this.waiter = undefined;
+        resolve({ kind: 'running' });
+      }, ms);
+      this.waiter = (event) => {
+        clearTimeout(timer);
+        resolve(event);
+      };
+      if (this.pending.size > 0) this.scheduleFlush();
+    });
+  }
+
   /** Called once when the call settles (at once if it has). */
   onSettled(listener: (event: FlowEvent<R>) => void): void {
     if (this.outcome) listener(this.outcome);
     else this.settleListeners.push(listener);
   }
 
-  /** A retry drives the call now: its answers resolve the waiting requests; returns the keys still unanswered. */
+  /** A retry drives the call now: its answers resolve the waiting requests. */
   resume(channel: InputChannel, responses: Record<string, unknown>): void {
     this.attach(channel);
     this.round += 1;
+    this.answer(responses);
+  }
+
+  /** Another driver (a task) takes the call over from the request that started it; its signal now cancels it. */
+  handOver(channel: InputChannel): void {
+    this.attach(channel);
+  }
+
+  /**
+   * Resolves the waiting requests these responses answer, and returns their keys. A response under a key the
+   * call is not waiting on, or that is not an answer of its request's kind, is left out.
+   */
+  answer(responses: Record<string, unknown>): string[] {
+    const answered: string[] = [];
     for (const [key, pending] of [...this.pending]) {
       const response = responses[key];
       if (response === undefined || !isAnswerTo(pending.method, response)) continue;
       this.pending.delete(key);
       this.consumed.set(key, { response, digest: pending.digest });
+      answered.push(key);
       pending.resolve(response);
     }
+    return answered;
   }
 
   /** The request that drove the call has answered; until a retry comes, nothing cancels the call but its deadline. */
@@ -205,6 +248,8 @@ export class InputFlow<R> {
     }
     const existing = this.pending.get(key);
     if (existing) return Promise.reject(errors.inputKeyReused(key));
+    // A key names one request for the whole call: the client may still hold the earlier answer under it.
+    if (this.consumed.has(key)) return Promise.reject(errors.inputKeyReused(key, true));
     return new Promise((resolve, reject) => {
       this.pending.set(key, {
         method,
@@ -244,6 +289,9 @@ export class InputFlow<R> {
       flow.ask('roots/list', undefined, options) as Promise<ListRootsResult>;
     return {
       signal: this.controller.signal,
+      get deadline() {
+        return flow.channel.deadline;
+      },
       get sendProgress() {
         return flow.channel.sendProgress;
       },

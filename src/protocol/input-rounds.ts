@@ -1,7 +1,7 @@
 // Multi round-trip requests (2026-07-28) for every call that may ask the client for input. The first answer is an
 // InputRequiredResult with a sealed requestState; the client's retry resumes the call where it waits on this
 // process, or, anywhere else (another process sharing the key, or after the call's deadline), runs it again with
-// the answers its state and the retry carry.
+// the answers its state and the retry carry. A call that may become a task can leave its request (`Escalation`).
 import { randomUUID } from 'node:crypto';
 import {
   type InputRequests,
@@ -10,7 +10,7 @@ import {
   inputRequired,
 } from '@modelcontextprotocol/server';
 import { type CallEnvironment, errors } from '../host/index.js';
-import { type InputChannel, InputFlow } from './input-flow.js';
+import { type FlowEvent, type InputChannel, InputFlow, type StillRunning } from './input-flow.js';
 import type { RequestStateSeal, StatePayload, StateTarget } from './request-state.js';
 
 export interface InputRoundsOptions {
@@ -21,6 +21,17 @@ export interface InputRoundsOptions {
   maxSuspended?: number;
 }
 
+/**
+ * How a call may leave the request that runs it (to become a task): after `afterMs` without finishing or asking for
+ * input, `takeOver` is offered the running call and gives what the request answers instead; undefined keeps the
+ * request waiting for the call as before.
+ */
+export interface Escalation<R, E> {
+  /** 0: at once, before the call could answer or ask. */
+  afterMs: number;
+  takeOver(flow: InputFlow<R>): E | undefined;
+}
+
 /** One request that runs a call which may ask for input. */
 export interface RoundRequest {
   ctx: ServerContext;
@@ -28,6 +39,8 @@ export interface RoundRequest {
   target: StateTarget;
   channel: InputChannel;
 }
+
+const RUNNING: StillRunning = { kind: 'running' };
 
 interface Held {
   flow: InputFlow<unknown>;
@@ -55,10 +68,11 @@ export class InputRounds {
    * Runs `run` for this request, or goes on with the call its requestState names: resolves with the call's
    * result, or with an InputRequiredResult when the call waits on input. Rejects when the state is refused.
    */
-  async serve<R>(
+  async serve<R, E = never>(
     request: RoundRequest,
     run: (env: CallEnvironment) => Promise<R>,
-  ): Promise<R | InputRequiredResult> {
+    escalation?: Escalation<R, E>,
+  ): Promise<R | InputRequiredResult | E> {
     const { ctx } = request;
     const responses = ctx.mcpReq.inputResponses ?? {};
     const raw: unknown = ctx.mcpReq.requestState();
@@ -67,7 +81,7 @@ export class InputRounds {
         ? await this.options.seal.open(raw, ctx, request.principal, request.target)
         : undefined;
     const resumed = payload && this.resume(payload, request.channel, responses);
-    if (resumed) return this.drive(resumed as InputFlow<R>, request);
+    if (resumed) return this.drive(resumed as InputFlow<R>, request, escalation);
 
     const round = (payload?.round ?? 0) + 1;
     if (round > this.maxRounds) throw errors.inputRoundsExceeded(describe(request.target), this.maxRounds);
@@ -80,7 +94,7 @@ export class InputRounds {
       else if (payload.asked[key] !== undefined) flow.offer(key, response, payload.asked[key]);
     }
     flow.start(run);
-    return this.drive(flow, request);
+    return this.drive(flow, request, escalation);
   }
 
   /** Ends every waiting call (on shutdown). */
@@ -103,8 +117,14 @@ export class InputRounds {
     return held.flow;
   }
 
-  private async drive<R>(flow: InputFlow<R>, request: RoundRequest): Promise<R | InputRequiredResult> {
-    const event = await flow.next();
+  private async drive<R, E>(
+    flow: InputFlow<R>,
+    request: RoundRequest,
+    escalation: Escalation<R, E> | undefined,
+  ): Promise<R | InputRequiredResult | E> {
+    let event = escalation ? await this.nextOrEscalate(flow, escalation) : await flow.next();
+    if (event.kind === 'escalated') return event.answer;
+    if (event.kind === 'running') event = await flow.next();
     if (event.kind === 'done') return event.result;
     if (event.kind === 'failed') throw event.error;
     const label = describe(request.target);
@@ -136,6 +156,21 @@ export class InputRounds {
     // The requests are the plugin's own wire-shaped params (checked by the SDK's seam against the client's
     // declared capabilities before they go out).
     return inputRequired({ inputRequests: inputRequests as InputRequests, requestState });
+  }
+
+  /**
+   * The call's next event, or, when it is still working after `afterMs`, what `takeOver` answers for it (the
+   * request stops driving the call: its cancellation no longer ends it). `running` when `takeOver` declines.
+   */
+  private async nextOrEscalate<R, E>(
+    flow: InputFlow<R>,
+    escalation: Escalation<R, E>,
+  ): Promise<FlowEvent<R> | StillRunning | { kind: 'escalated'; answer: E }> {
+    const event = escalation.afterMs === 0 ? RUNNING : await flow.nextWithin(escalation.afterMs);
+    if (event.kind !== 'running') return event;
+    // takeOver hands the call to its new driver (InputFlow.handOver), which detaches it from this request.
+    const answer = escalation.takeOver(flow);
+    return answer === undefined ? event : { kind: 'escalated', answer };
   }
 
   /** Keeps a waiting call for its retry, until its state expires; a call that fails meanwhile is let go. */
