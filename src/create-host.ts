@@ -6,6 +6,7 @@ import {
   type ForesightConfig,
   type PlannerConfig,
   type PluginEntry,
+  type TaskSettings,
   defaultConfig,
   redactSecrets,
   redactSecretsIn,
@@ -35,11 +36,13 @@ import {
   PRIVATE_UNCACHED,
   RequestStateSeal,
   type StdioServing,
+  TaskStore,
   combinedHints,
   createBoundServer,
   publishHostEvents,
   serveHttp,
   serveStdio,
+  taskSupportOf,
 } from './protocol/index.js';
 import { FORESIGHT_VERSION } from './version.js';
 
@@ -69,6 +72,11 @@ export interface CreateHostOptions {
    * random key of this process.
    */
   requestStateKey?: string | Uint8Array;
+  /**
+   * Task settings over the config's `[server]` task keys (e.g. `{ afterMs: 0 }`); `now` is the clock tasks expire
+   * by (default `Date.now`).
+   */
+  tasks?: Partial<TaskSettings> & { now?: () => number };
 }
 
 export interface HttpOptions {
@@ -150,7 +158,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     validator,
     logger,
   });
-  const plannerSettings = { ...(options.config ?? defaultConfig(process.cwd())).planner, ...options.planner };
+  const settings = options.config ?? defaultConfig(process.cwd());
+  const plannerSettings = { ...settings.planner, ...options.planner };
   const planner = new Planner({
     pipeline: tools,
     host: plugins,
@@ -185,6 +194,13 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     ttlS: config?.server.requestStateTtlS,
   });
   const rounds = new InputRounds({ seal });
+  const taskSettings = { ...settings.server.tasks, ...options.tasks };
+  const taskStore = new TaskStore(taskSettings);
+  const tasks = {
+    store: taskStore,
+    afterMs: taskSettings.afterMs,
+    supportOf: (name: string) => taskSupportOf(tools.listed(name)?.tool),
+  };
   const hintsByPlugin = new Map<string, CacheHints>(
     (config?.plugins ?? []).map((entry) => [
       entry.name,
@@ -228,6 +244,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         listHints,
         openTools: (stream) => planner.openSession(stream),
         streams,
+        tasks,
       },
     );
   };
@@ -311,6 +328,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       unpublish();
       listen.closeAll();
       rounds.close();
+      taskStore.close();
       streams.closeAll();
       planner.close();
       await learning?.close();

@@ -434,12 +434,17 @@ describe('upstream pass-through over stdio: server-everything under `ev`', () =>
         openWorldHint: false,
       });
       expect(published).toEqual({ ...own, name: 'ev__get-structured-content' });
-      // And every other tool the direct client sees, unchanged but for the prefix.
-      for (const tool of theirs)
+      // And every other tool the direct client sees, unchanged but for the prefix, and for a task support that
+      // offers tasks: Foresight serves a 2025 client none, so it is not promised any.
+      for (const tool of theirs) {
+        const offersTasks = ['optional', 'required'].includes(tool.execution?.taskSupport ?? '');
+        const { execution: _execution, ...withoutExecution } = tool;
         expect(ours.find((t) => t.name === `ev__${tool.name}`)).toEqual({
-          ...tool,
+          ...(offersTasks ? withoutExecution : tool),
           name: `ev__${tool.name}`,
         });
+      }
+      expect(theirs.some((tool) => tool.execution?.taskSupport === 'required')).toBe(true);
     } finally {
       await direct.close();
     }

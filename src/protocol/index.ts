@@ -1,5 +1,5 @@
 // Public surface of the protocol area: both MCP eras on SDK v2 over stdio and Streamable HTTP, multi round-trip
-// requests, listen streams, and the one place errors become wire answers.
+// requests, tasks, listen streams, and the one place errors become wire answers.
 export {
   createBoundServer,
   type Binding,
@@ -13,6 +13,14 @@ export { AgentStreams, type AgentStreamsOptions } from './agent-streams.js';
 export { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, combinedHints } from './cache-hints.js';
 export { RequestStateSeal, MAX_REQUEST_STATE_BYTES, type RequestStateSealOptions } from './request-state.js';
 export { InputRounds, type InputRoundsOptions } from './input-rounds.js';
+export {
+  TASKS_EXTENSION,
+  TaskStore,
+  type TaskStoreOptions,
+  type TaskPolicy,
+  type TaskSupport,
+  taskSupportOf,
+} from './tasks/index.js';
 export { ListenSubscriptions, publishHostEvents } from './listen.js';
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';

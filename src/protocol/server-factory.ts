@@ -16,9 +16,17 @@ import type { AgentStreams } from './agent-streams.js';
 import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
 import type { InputChannel } from './input-flow.js';
-import type { InputRounds } from './input-rounds.js';
+import type { Escalation, InputRounds } from './input-rounds.js';
 import { withLegacyErrorCodes } from './legacy-error-codes.js';
 import { argsDigest } from './request-state.js';
+import {
+  TASKS_EXTENSION,
+  type TaskPolicy,
+  isCreateTaskResult,
+  registerTaskMethods,
+  taskEscalation,
+  withoutTaskSupport,
+} from './tasks/index.js';
 import type { ToolService } from './tool-service.js';
 import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
 
@@ -45,6 +53,8 @@ export interface ServerFactoryOptions extends WireErrorOptions {
   openTools(stream: { id: string; principal: string }): ToolService;
   /** The tools of modern requests that name their stream per request. */
   streams: AgentStreams;
+  /** Tasks (the io.modelcontextprotocol/tasks extension) for modern clients; none without it. */
+  tasks?: TaskPolicy;
 }
 
 /** What one Server serves: its era, and where its requests come from. */
@@ -79,10 +89,11 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   const { era, connection } = binding;
   const modern = era === 'modern';
   const listHints = toCacheHint(options.listHints);
+  const tasks = modern ? options.tasks : undefined;
   const server = new Server(
     { name: options.name, version: options.version },
     {
-      capabilities: CAPABILITIES,
+      capabilities: tasks ? { ...CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : CAPABILITIES,
       instructions: options.instructions,
       cacheHints: {
         'tools/list': listHints,
@@ -163,10 +174,11 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
    * Runs a call that may ask for input: for a 2025 client during the call; for a 2026-07-28 client through
    * multi round-trip requests (an `input_required` answer, completed on the retry).
    */
-  const withInput = <R>(
+  const withInput = <R, E = never>(
     ctx: ServerContext,
     target: { method: string; name: string; args: unknown },
     run: (env: Env) => Promise<R>,
+    escalation?: Escalation<R, E>,
   ) => {
     if (!modern) return run(legacyEnv(ctx));
     return options.rounds.serve(
@@ -174,9 +186,15 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
         ctx,
         principal: connection.principal,
         target: { method: target.method, name: target.name, argsDigest: argsDigest(target.args) },
-        channel: { ...channelOf(ctx), capabilities: envelopeOf(ctx).clientCapabilities },
+        channel: {
+          ...channelOf(ctx),
+          capabilities: envelopeOf(ctx).clientCapabilities,
+          // A call that may become a task runs under the plugin's task deadline from its start.
+          ...(escalation ? { deadline: 'task' as const } : {}),
+        },
       },
       run,
+      escalation,
     );
   };
 
@@ -196,21 +214,36 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   };
 
   // The plugins' JSON Schemas pass through unchanged; the SDK types their property schemas as JSON values.
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({
-    tools: toolsFor(ctx).listTools() as Tool[],
-  }));
+  // A 2025 client gets no tasks, so it is not told which tools have them (the 2026-07-28 codec drops the field).
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const listed = toolsFor(ctx).listTools();
+    return { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] };
+  });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const tools = toolsFor(ctx);
     try {
-      const result = await withInput(ctx, { method: 'tools/call', name, args: args ?? {} }, (env) =>
-        tools.callTool(name, args ?? {}, env),
+      const escalation =
+        tasks &&
+        taskEscalation(
+          tasks,
+          { tool: name, principal: connection.principal, capabilities: envelopeOf(ctx).clientCapabilities },
+          options,
+        );
+      const result = await withInput(
+        ctx,
+        { method: 'tools/call', name, args: args ?? {} },
+        (env) => tools.callTool(name, args ?? {}, env),
+        escalation,
       );
+      // The SDK's tools/call result type has no CreateTaskResult; its 2026-07-28 codec passes resultType "task".
+      if (isCreateTaskResult(result)) return result as unknown as CallToolResult;
       return options.redactResult(result as CallToolResult);
     } catch (error) {
       return toolCallFailure(error, name, options, era);
     }
   });
+  if (tasks) registerTaskMethods(server, tasks.store, connection.principal, options);
 
   const builtins = new Map((options.builtinResources ?? []).map((entry) => [entry.resource.uri, entry]));
   // A prefix-less plugin (another Foresight mounted as an upstream) may list one of these URIs too: ours win.
