@@ -11,6 +11,7 @@ import type { FixtureTool } from './fixture-tool.js';
 import { PROMPTS, getPrompt } from './prompts.js';
 import { RESOURCE_TEMPLATES, listResources, readResource } from './resources.js';
 import { SESSION_TOOLS } from './session-tools.js';
+import { TASK_TOOLS } from './task-tools.js';
 import { createWatchedResource } from './watched-resource.js';
 
 export { ConformanceOptionsSchema, type ConformanceOptions } from './options.js';
@@ -20,6 +21,7 @@ const FIXTURE_TOOLS: readonly FixtureTool[] = [
   ...SESSION_TOOLS,
   ...ELICITATION_TOOLS,
   ...INPUT_TOOLS,
+  ...TASK_TOOLS,
 ];
 
 export default definePlugin({
