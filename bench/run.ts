@@ -3,8 +3,8 @@
 // with many tools — then the upstream proxy overhead (a mounted MCP server called directly, through a naive
 // bridge, through Foresight and through mcp-proxy; tools/list with a hung upstream), the enrichment pipeline
 // (tools/list with 500 tools and 6 enrichers, cold and cached), the format layer's token efficiency on recorded
-// GitHub payloads and the planner replay (agent sessions with the planner off and on); printed and written to
-// bench/results/latest.json.
+// GitHub payloads and the planner replay (agent sessions with the planner off and on, in both protocol eras);
+// printed and written to bench/results/latest.json.
 // BENCH_ONLY=eras runs the 8 tools/call cells alone, BENCH_ONLY=planner the replay (`npm run bench:planner`),
 // BENCH_ONLY=upstream the upstream proxy bench; BENCH_SKIP_PLANNER=1 runs everything but the replay.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -111,7 +111,8 @@ const RESULTS_FILE = join(ROOT, 'bench/results/latest.json');
 
 async function measurePlanner(): Promise<PlannerReplayReport> {
   log(
-    'planner replay: generated agent sessions, the planner off and on side by side, after training (about 4.5 minutes)',
+    'planner replay: generated agent sessions, the planner off and on side by side, after training, in each ' +
+      'protocol era (about 8 minutes for both)',
   );
   return measurePlannerReplay(readPlannerReplaySettings(), log);
 }

@@ -1,5 +1,5 @@
-// The planner replay's knobs: defaults that finish in about a minute and a half on 2 cores, each overridable
-// by an environment variable.
+// The planner replay's knobs: defaults that finish in about eight minutes on 2 cores (both eras; about five for
+// one), each overridable by an environment variable.
 import { resolve } from 'node:path';
 import { DEFAULT_SESSION_PLAN } from './corpus-sessions.js';
 import type { BenchEra } from './endpoint.js';
