@@ -59,6 +59,8 @@ export interface PluginContext {
 /**
  * An MCP tool as the plugin names it. `category` ties it to the enrichers that serve that category;
  * `formatted` asks for the format layer's `format` parameter whatever the category. Neither is published.
+ * `execution.taskSupport` (`optional` or `required`) marks a tool whose calls may run long: a 2026-07-28 client
+ * with the tasks extension then gets them as tasks it polls; `required` refuses a request without it (-32021).
  */
 export type ToolDescriptor = McpTool & { category?: ToolCategory; formatted?: boolean };
 
@@ -80,7 +82,7 @@ export type McpTool = Omit<Tool, 'inputSchema' | 'outputSchema'> & {
 };
 
 export interface RequestContext {
-  /** Aborted on deadline, on client cancellation, and on shutdown; `reason` says which. */
+  /** Aborted on deadline, on client cancellation, on shutdown, and when its task expires; `reason` says which. */
   signal: AbortSignal;
   /**
    * Aborted when the client cancels this request (at least then: where the request has no signal of its own,

@@ -8,7 +8,7 @@ import type {
   LoggingLevel,
 } from '@modelcontextprotocol/server';
 import type { InputRequestOptions, RequestContext } from './contract.js';
-import { errors } from './errors.js';
+import { errors, isForesightError } from './errors.js';
 
 /** What the protocol layer offers one request; every member is optional so embedders and tests can omit them. */
 export interface CallEnvironment {
@@ -42,6 +42,9 @@ export interface CallEnvironment {
    */
   deadline?: 'call' | 'task';
 }
+
+/** Reasons a driver gives that say nothing about this call in particular. */
+const GENERIC_STOPS: ReadonlySet<string> = new Set([errors.cancelled.code, errors.shuttingDown.code]);
 
 /**
  * One call's context. The AbortController behind `signal` is made on first read, and only then is the
@@ -91,8 +94,13 @@ export class CallContext implements RequestContext {
   #linkCancellation(): void {
     const client = this.#env.signal;
     if (!client || !this.#open) return;
+    // A driver of the call that ends it for a reason of its own (a task whose ttlMs passed) tells the plugin why;
+    // a cancellation or a stop keeps naming this call, as cancelled.
     const onCancel = () => {
-      if (this.#open) this.abort(errors.cancelled(this.#target));
+      if (!this.#open) return;
+      const why = client.reason as unknown;
+      const own = isForesightError(why) && !GENERIC_STOPS.has(why.code);
+      this.abort(own ? why : errors.cancelled(this.#target));
     };
     if (client.aborted) return onCancel();
     client.addEventListener('abort', onCancel, { once: true });

@@ -109,8 +109,9 @@ export class Task {
 
   /** Ends the call without a trace (the task expired, or the server stops): no one will read its outcome. */
   end(reason: Error): void {
-    this.controller.abort(reason);
+    // The flow first: it lets go of the channel, whose abort would otherwise end the call as a plain cancellation.
     this.flow.abort(reason);
+    this.controller.abort(reason);
   }
 
   /** Follows the call: each round of questions shows until answered; the end leaves its outcome. */
