@@ -64,9 +64,15 @@ function standardHeaders(
     'mcp-protocol-version': MODERN_VERSION,
     'mcp-method': method,
   };
-  const name = params?.name ?? params?.uri;
+  // The tasks extension routes its methods by the task id (the header a load balancer may route on).
+  const name = method.startsWith('tasks/') ? params?.taskId : (params?.name ?? params?.uri);
   if (
-    (method === 'tools/call' || method === 'prompts/get' || method === 'resources/read') &&
+    (method === 'tools/call' ||
+      method === 'prompts/get' ||
+      method === 'resources/read' ||
+      method === 'tasks/get' ||
+      method === 'tasks/update' ||
+      method === 'tasks/cancel') &&
     typeof name === 'string'
   )
     headers['mcp-name'] = name;
