@@ -51,7 +51,8 @@ function runReferee(url, revision, title) {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'foresight-conformance-'));
-let code = 1;
+// Set once every run has ended; a failure before that throws out of the script instead.
+let code;
 try {
   const direct = await serve(`${root}test/fixtures/conformance.toml`);
   const viaUpstream = join(dir, 'via-upstream.toml');
