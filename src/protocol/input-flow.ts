@@ -79,18 +79,19 @@ export function isAnswerTo(method: InputMethod, response: unknown): boolean {
 }
 
 export class InputFlow<R> {
-  readonly id = randomUUID();
   /** Rounds of input this call (and the calls it replays) asked for so far. */
   round: number;
-  /** Answers the call has taken, carried in the next requestState so another process can replay it. */
-  readonly consumed = new Map<string, CarriedAnswer>();
-  private readonly offered = new Map<string, { response: unknown; digest?: string }>();
-  private readonly pending = new Map<string, Pending>();
-  private readonly sequence = new Map<InputMethod, number>();
-  private readonly controller = new AbortController();
+  // Most calls never ask for input: what only asking needs is made on first use, so a call that does not ask
+  // costs one object, its environment and one promise chain.
+  #id: string | undefined;
+  #consumed: Map<string, CarriedAnswer> | undefined;
+  #offered: Map<string, { response: unknown; digest?: string }> | undefined;
+  #pending: Map<string, Pending> | undefined;
+  #sequence: Map<InputMethod, number> | undefined;
+  #controller: AbortController | undefined;
   private outcome: FlowEvent<R> | undefined;
   private waiter: ((event: FlowEvent<R>) => void) | undefined;
-  private readonly settleListeners: ((event: FlowEvent<R>) => void)[] = [];
+  private settleListeners: ((event: FlowEvent<R>) => void)[] | undefined;
   private flushScheduled = false;
   private channel: InputChannel;
   private detachChannel: (() => void) | undefined;
@@ -98,7 +99,33 @@ export class InputFlow<R> {
   constructor(channel: InputChannel, round: number) {
     this.round = round;
     this.channel = channel;
-    this.attach(channel);
+  }
+
+  /** Names the call in the state that lets a retry find it again. */
+  get id(): string {
+    return (this.#id ??= randomUUID());
+  }
+
+  /** Answers the call has taken, carried in the next requestState so another process can replay it. */
+  get consumed(): Map<string, CarriedAnswer> {
+    return (this.#consumed ??= new Map());
+  }
+
+  private get offered(): Map<string, { response: unknown; digest?: string }> {
+    return (this.#offered ??= new Map());
+  }
+
+  private get pending(): Map<string, Pending> {
+    return (this.#pending ??= new Map());
+  }
+
+  /** Made when the call first reads its signal: from then on the driving request's cancellation ends the call. */
+  private get controller(): AbortController {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      this.listen(this.channel);
+    }
+    return this.#controller;
   }
 
   /** The environment the call runs with: its client-facing functions follow whichever request drives it. */
@@ -122,7 +149,7 @@ export class InputFlow<R> {
     if (this.outcome) return Promise.resolve(this.outcome);
     return new Promise((resolve) => {
       this.waiter = resolve;
-      if (this.pending.size > 0) this.scheduleFlush();
+      if (this.#pending && this.#pending.size > 0) this.scheduleFlush();
     });
   }
 
@@ -142,14 +169,14 @@ export class InputFlow<R> {
         clearTimeout(timer);
         resolve(event);
       };
-      if (this.pending.size > 0) this.scheduleFlush();
+      if (this.#pending && this.#pending.size > 0) this.scheduleFlush();
     });
   }
 
   /** Called once when the call settles (at once if it has). */
   onSettled(listener: (event: FlowEvent<R>) => void): void {
     if (this.outcome) listener(this.outcome);
-    else this.settleListeners.push(listener);
+    else (this.settleListeners ??= []).push(listener);
   }
 
   /** A retry drives the call now: its answers resolve the waiting requests. */
@@ -170,10 +197,11 @@ export class InputFlow<R> {
    */
   answer(responses: Record<string, unknown>): string[] {
     const answered: string[] = [];
-    for (const [key, pending] of [...this.pending]) {
+    if (!this.#pending) return answered;
+    for (const [key, pending] of [...this.#pending]) {
       const response = responses[key];
       if (response === undefined || !isAnswerTo(pending.method, response)) continue;
-      this.pending.delete(key);
+      this.#pending.delete(key);
       this.consumed.set(key, { response, digest: pending.digest });
       answered.push(key);
       pending.resolve(response);
@@ -191,13 +219,20 @@ export class InputFlow<R> {
   abort(reason: Error): void {
     this.detach();
     this.controller.abort(reason);
-    for (const pending of this.pending.values()) pending.reject(reason);
-    this.pending.clear();
+    if (!this.#pending) return;
+    for (const pending of this.#pending.values()) pending.reject(reason);
+    this.#pending.clear();
   }
 
   private attach(channel: InputChannel): void {
     this.detach();
     this.channel = channel;
+    // Without a controller nobody holds the call's signal yet; it links to the channel when first read.
+    if (this.#controller) this.listen(channel);
+  }
+
+  /** The channel's cancellation ends the call. */
+  private listen(channel: InputChannel): void {
     const onCancel = () => this.abort(errors.cancelled('the request'));
     if (channel.signal.aborted) return onCancel();
     channel.signal.addEventListener('abort', onCancel, { once: true });
@@ -210,7 +245,9 @@ export class InputFlow<R> {
     this.detach();
     this.waiter?.(event);
     this.waiter = undefined;
-    for (const listener of this.settleListeners.splice(0)) listener(event);
+    const listeners = this.settleListeners;
+    this.settleListeners = undefined;
+    for (const listener of listeners ?? []) listener(event);
   }
 
   /** Asks in one round everything the call asks for before it waits (`Promise.all` of several requests). */
@@ -234,10 +271,10 @@ export class InputFlow<R> {
     params: unknown,
     options: InputRequestOptions | undefined,
   ): Promise<unknown> {
-    if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
+    if (this.#controller?.signal.aborted) return Promise.reject(this.#controller.signal.reason);
     const key = options?.key ?? this.nextKey(method);
     const digest = inputDigest(method, params);
-    const offered = this.offered.get(key);
+    const offered = this.#offered?.get(key);
     if (offered) {
       this.offered.delete(key);
       const sameQuestion = offered.digest === undefined || offered.digest === digest;
@@ -249,7 +286,7 @@ export class InputFlow<R> {
     const existing = this.pending.get(key);
     if (existing) return Promise.reject(errors.inputKeyReused(key));
     // A key names one request for the whole call: the client may still hold the earlier answer under it.
-    if (this.consumed.has(key)) return Promise.reject(errors.inputKeyReused(key, true));
+    if (this.#consumed?.has(key)) return Promise.reject(errors.inputKeyReused(key, true));
     return new Promise((resolve, reject) => {
       this.pending.set(key, {
         method,
@@ -263,8 +300,9 @@ export class InputFlow<R> {
   }
 
   private nextKey(method: InputMethod): string {
-    const n = (this.sequence.get(method) ?? 0) + 1;
-    this.sequence.set(method, n);
+    const sequence = (this.#sequence ??= new Map());
+    const n = (sequence.get(method) ?? 0) + 1;
+    sequence.set(method, n);
     return `${KEY_PREFIX[method]}-${n}`;
   }
 
@@ -288,7 +326,9 @@ export class InputFlow<R> {
     const listRoots = (_signal: AbortSignal, options?: InputRequestOptions) =>
       flow.ask('roots/list', undefined, options) as Promise<ListRootsResult>;
     return {
-      signal: this.controller.signal,
+      get signal() {
+        return flow.controller.signal;
+      },
       get deadline() {
         return flow.channel.deadline;
       },

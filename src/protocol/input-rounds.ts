@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type CallEnvironment, errors } from '../host/index.js';
 import { type FlowEvent, type InputChannel, InputFlow, type StillRunning } from './input-flow.js';
-import type { RequestStateSeal, StatePayload, StateTarget } from './request-state.js';
+import { type RequestStateSeal, type StatePayload, type StateTarget, argsDigest } from './request-state.js';
 
 export interface InputRoundsOptions {
   seal: RequestStateSeal;
@@ -32,12 +32,25 @@ export interface Escalation<R, E> {
   takeOver(flow: InputFlow<R>): E | undefined;
 }
 
+/** The request a call answers, as the client sent it. */
+export interface RequestTarget {
+  method: string;
+  /** Tool or prompt name, or resource URI. */
+  name: string;
+  args: unknown;
+}
+
 /** One request that runs a call which may ask for input. */
 export interface RoundRequest {
   ctx: ServerContext;
   principal: string;
-  target: StateTarget;
+  target: RequestTarget;
   channel: InputChannel;
+}
+
+/** The target as a state names it; the digest is worked out only when a state is opened or sealed. */
+function stateTarget(target: RequestTarget): StateTarget {
+  return { method: target.method, name: target.name, argsDigest: argsDigest(target.args) };
 }
 
 const RUNNING: StillRunning = { kind: 'running' };
@@ -78,7 +91,7 @@ export class InputRounds {
     const raw: unknown = ctx.mcpReq.requestState();
     const payload =
       typeof raw === 'string'
-        ? await this.options.seal.open(raw, ctx, request.principal, request.target)
+        ? await this.options.seal.open(raw, ctx, request.principal, stateTarget(request.target))
         : undefined;
     const resumed = payload && this.resume(payload, request.channel, responses);
     if (resumed) return this.drive(resumed as InputFlow<R>, request, escalation);
@@ -141,7 +154,7 @@ export class InputRounds {
     }
     const requestState = await this.options.seal.seal(
       {
-        target: request.target,
+        target: stateTarget(request.target),
         flow: flow.id,
         origin: this.origin,
         round: flow.round,
@@ -204,6 +217,6 @@ export class InputRounds {
   }
 }
 
-function describe(target: StateTarget): string {
+function describe(target: RequestTarget): string {
   return target.method === 'tools/call' ? `tool "${target.name}"` : `${target.method} of "${target.name}"`;
 }

@@ -18,7 +18,6 @@ import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from '
 import type { InputChannel } from './input-flow.js';
 import type { Escalation, InputRounds } from './input-rounds.js';
 import { withLegacyErrorCodes } from './legacy-error-codes.js';
-import { argsDigest } from './request-state.js';
 import {
   TASKS_EXTENSION,
   type TaskPolicy,
@@ -185,7 +184,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       {
         ctx,
         principal: connection.principal,
-        target: { method: target.method, name: target.name, argsDigest: argsDigest(target.args) },
+        target,
         channel: {
           ...channelOf(ctx),
           capabilities: envelopeOf(ctx).clientCapabilities,
