@@ -48,7 +48,7 @@ export function invokePlugin<T>(
       : mount.deadlines[method];
 
   return new Promise<T>((resolve, reject) => {
-    if (env.signal?.aborted) return reject(errors.cancelled(target));
+    if (env.aborted ?? env.signal?.aborted) return reject(errors.cancelled(target));
     if (method !== 'shutdown' && shutdown.aborted) return reject(errors.shuttingDown(target));
     const watched = callsUnder(shutdown).watch(
       deadlineMs,

@@ -18,6 +18,11 @@ export interface CallEnvironment {
    * keeping it), so a signal shared by many calls would collect one listener per call.
    */
   signal?: AbortSignal;
+  /**
+   * Whether the request is cancelled already, for an environment whose `signal` is costly to make (it is then
+   * made only when the call reads its own); default `signal.aborted`.
+   */
+  readonly aborted?: boolean;
   sendProgress?(progress: number, total?: number, message?: string): Promise<void>;
   sendLog?(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Undefined when the client did not declare the sampling capability. */

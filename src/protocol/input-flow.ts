@@ -129,7 +129,7 @@ export class InputFlow<R> {
   }
 
   /** The environment the call runs with: its client-facing functions follow whichever request drives it. */
-  readonly env: CallEnvironment = this.createEnv();
+  readonly env: CallEnvironment = new FlowEnvironment(this);
 
   /** Answers the call may take when it asks under these keys (digest: of the request they answer, if known). */
   offer(key: string, response: unknown, digest?: string): void {
@@ -306,47 +306,94 @@ export class InputFlow<R> {
     return `${KEY_PREFIX[method]}-${n}`;
   }
 
-  private createEnv(): CallEnvironment {
-    // Getters: each request declares its own capabilities and brings its own progress and log channel.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const flow = this;
-    const elicit = (params: ElicitRequest['params'], _signal: AbortSignal, options?: InputRequestOptions) => {
-      const url = (params as { mode?: string }).mode === 'url';
-      if (url && !flow.channel.capabilities?.elicitation?.url)
-        return Promise.reject(errors.capabilityMissing('elicitation.url'));
-      // The 2026-07-28 URL-mode request has no elicitationId: the retry is what correlates it.
-      const { elicitationId: _id, ...wire } = params as ElicitRequest['params'] & { elicitationId?: string };
-      return flow.ask('elicitation/create', url ? wire : params, options) as Promise<ElicitResult>;
-    };
-    const createMessage = (
-      params: CreateMessageRequest['params'],
-      _signal: AbortSignal,
-      options?: InputRequestOptions,
-    ) => flow.ask('sampling/createMessage', params, options) as Promise<CreateMessageResult>;
-    const listRoots = (_signal: AbortSignal, options?: InputRequestOptions) =>
-      flow.ask('roots/list', undefined, options) as Promise<ListRootsResult>;
-    return {
-      get signal() {
-        return flow.controller.signal;
-      },
-      get deadline() {
-        return flow.channel.deadline;
-      },
-      get sendProgress() {
-        return flow.channel.sendProgress;
-      },
-      get sendLog() {
-        return flow.channel.sendLog;
-      },
-      get elicit() {
-        return flow.channel.capabilities?.elicitation ? elicit : undefined;
-      },
-      get createMessage() {
-        return flow.channel.capabilities?.sampling ? createMessage : undefined;
-      },
-      get listRoots() {
-        return flow.channel.capabilities?.roots ? listRoots : undefined;
-      },
-    };
+  /** The request driving the call now (its capabilities, progress and log channel). */
+  get driver(): InputChannel {
+    return this.channel;
+  }
+
+  /** Whether the call's request is cancelled, without making the call's signal. */
+  get aborted(): boolean {
+    return this.#controller ? this.#controller.signal.aborted : this.channel.signal.aborted;
+  }
+
+  /** Asks for input as the contract's `elicit` does (URL mode needs its own capability). */
+  elicit(params: ElicitRequest['params'], options?: InputRequestOptions): Promise<ElicitResult> {
+    const url = (params as { mode?: string }).mode === 'url';
+    if (url && !this.channel.capabilities?.elicitation?.url)
+      return Promise.reject(errors.capabilityMissing('elicitation.url'));
+    // The 2026-07-28 URL-mode request has no elicitationId: the retry is what correlates it.
+    const { elicitationId: _id, ...wire } = params as ElicitRequest['params'] & { elicitationId?: string };
+    return this.ask('elicitation/create', url ? wire : params, options) as Promise<ElicitResult>;
+  }
+
+  createMessage(
+    params: CreateMessageRequest['params'],
+    options?: InputRequestOptions,
+  ): Promise<CreateMessageResult> {
+    return this.ask('sampling/createMessage', params, options) as Promise<CreateMessageResult>;
+  }
+
+  listRoots(options?: InputRequestOptions): Promise<ListRootsResult> {
+    return this.ask('roots/list', undefined, options) as Promise<ListRootsResult>;
+  }
+
+  /** The call's abort signal, made on first read. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+}
+
+/** What the environment needs of its flow. */
+type AskingCall = Pick<
+  InputFlow<unknown>,
+  'signal' | 'aborted' | 'driver' | 'elicit' | 'createMessage' | 'listRoots'
+>;
+
+/**
+ * What the call of a flow sees as its environment. A class, so a call that never asks costs one small object:
+ * accessors live on the prototype, and the functions the contract calls are made once per flow, when first used.
+ * Each request declares its own capabilities and brings its own progress and log channel, so they are read
+ * from whichever request drives the call at the time.
+ */
+class FlowEnvironment implements CallEnvironment {
+  #elicit: CallEnvironment['elicit'];
+  #createMessage: CallEnvironment['createMessage'];
+  #listRoots: CallEnvironment['listRoots'];
+
+  constructor(private readonly flow: AskingCall) {}
+
+  get signal(): AbortSignal {
+    return this.flow.signal;
+  }
+
+  get aborted(): boolean {
+    return this.flow.aborted;
+  }
+
+  get deadline() {
+    return this.flow.driver.deadline;
+  }
+
+  get sendProgress() {
+    return this.flow.driver.sendProgress;
+  }
+
+  get sendLog() {
+    return this.flow.driver.sendLog;
+  }
+
+  get elicit() {
+    if (!this.flow.driver.capabilities?.elicitation) return undefined;
+    return (this.#elicit ??= (params, _signal, options) => this.flow.elicit(params, options));
+  }
+
+  get createMessage() {
+    if (!this.flow.driver.capabilities?.sampling) return undefined;
+    return (this.#createMessage ??= (params, _signal, options) => this.flow.createMessage(params, options));
+  }
+
+  get listRoots() {
+    if (!this.flow.driver.capabilities?.roots) return undefined;
+    return (this.#listRoots ??= (_signal, options) => this.flow.listRoots(options));
   }
 }
