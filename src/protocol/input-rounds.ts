@@ -10,7 +10,13 @@ import {
   inputRequired,
 } from '@modelcontextprotocol/server';
 import { type CallEnvironment, errors } from '../host/index.js';
-import { type FlowEvent, type InputChannel, InputFlow, type StillRunning } from './input-flow.js';
+import {
+  type AskedInput,
+  type FlowEvent,
+  type InputChannel,
+  InputFlow,
+  type StillRunning,
+} from './input-flow.js';
 import { type RequestStateSeal, type StatePayload, type StateTarget, argsDigest } from './request-state.js';
 
 export interface InputRoundsOptions {
@@ -81,23 +87,33 @@ export class InputRounds {
    * Runs `run` for this request, or goes on with the call its requestState names: resolves with the call's
    * result, or with an InputRequiredResult when the call waits on input. Rejects when the state is refused.
    */
-  async serve<R, E = never>(
+  serve<R, E = never>(
     request: RoundRequest,
     run: (env: CallEnvironment) => Promise<R>,
     escalation?: Escalation<R, E>,
   ): Promise<R | InputRequiredResult | E> {
-    const { ctx } = request;
-    const responses = ctx.mcpReq.inputResponses ?? {};
-    const raw: unknown = ctx.mcpReq.requestState();
-    const payload =
-      typeof raw === 'string'
-        ? await this.options.seal.open(raw, ctx, request.principal, stateTarget(request.target))
-        : undefined;
+    const raw: unknown = request.ctx.mcpReq.requestState();
+    // Most requests carry no state: they start their call at once, without waiting on the seal.
+    if (typeof raw !== 'string') return this.begin(request, undefined, run, escalation);
+    return this.options.seal
+      .open(raw, request.ctx, request.principal, stateTarget(request.target))
+      .then((payload) => this.begin(request, payload, run, escalation));
+  }
+
+  /** Goes on with the call a state names where it waits here, else starts (or replays) the call. */
+  private begin<R, E>(
+    request: RoundRequest,
+    payload: StatePayload | undefined,
+    run: (env: CallEnvironment) => Promise<R>,
+    escalation: Escalation<R, E> | undefined,
+  ): Promise<R | InputRequiredResult | E> {
+    const responses = request.ctx.mcpReq.inputResponses ?? {};
     const resumed = payload && this.resume(payload, request.channel, responses);
     if (resumed) return this.drive(resumed as InputFlow<R>, request, escalation);
 
     const round = (payload?.round ?? 0) + 1;
-    if (round > this.maxRounds) throw errors.inputRoundsExceeded(describe(request.target), this.maxRounds);
+    if (round > this.maxRounds)
+      return Promise.reject(errors.inputRoundsExceeded(describe(request.target), this.maxRounds));
     const flow = new InputFlow<R>(request.channel, round);
     for (const [key, answer] of Object.entries(payload?.answers ?? {}))
       flow.offer(key, answer.response, answer.digest);
@@ -130,16 +146,39 @@ export class InputRounds {
     return held.flow;
   }
 
-  private async drive<R, E>(
+  private drive<R, E>(
     flow: InputFlow<R>,
     request: RoundRequest,
     escalation: Escalation<R, E> | undefined,
   ): Promise<R | InputRequiredResult | E> {
-    let event = escalation ? await this.nextOrEscalate(flow, escalation) : await flow.next();
-    if (event.kind === 'escalated') return event.answer;
-    if (event.kind === 'running') event = await flow.next();
+    type Answer = R | InputRequiredResult | E;
+    if (!escalation)
+      return flow.next().then((event): Answer | Promise<Answer> => this.answerOf(flow, request, event));
+    return this.nextOrEscalate(flow, escalation).then((event): Answer | Promise<Answer> => {
+      if (event.kind === 'escalated') return event.answer;
+      if (event.kind === 'running')
+        return flow.next().then((later): Answer | Promise<Answer> => this.answerOf(flow, request, later));
+      return this.answerOf(flow, request, event);
+    });
+  }
+
+  /** What the request answers for the call's event: its result, its failure, or the input it waits on. */
+  private answerOf<R>(
+    flow: InputFlow<R>,
+    request: RoundRequest,
+    event: FlowEvent<R>,
+  ): R | Promise<InputRequiredResult> {
     if (event.kind === 'done') return event.result;
     if (event.kind === 'failed') throw event.error;
+    return this.suspend(flow, request, event.asked);
+  }
+
+  /** Seals the call's state and keeps it for the retry; the request answers with the input it waits on. */
+  private async suspend<R>(
+    flow: InputFlow<R>,
+    request: RoundRequest,
+    asked: ReadonlyMap<string, AskedInput>,
+  ): Promise<InputRequiredResult> {
     const label = describe(request.target);
     if (flow.round > this.maxRounds) {
       const exceeded = errors.inputRoundsExceeded(label, this.maxRounds);
@@ -147,10 +186,10 @@ export class InputRounds {
       throw exceeded;
     }
     const inputRequests: Record<string, { method: string; params?: Record<string, unknown> }> = {};
-    const asked: Record<string, string> = {};
-    for (const [key, { method, params, digest }] of event.asked) {
+    const askedDigests: Record<string, string> = {};
+    for (const [key, { method, params, digest }] of asked) {
       inputRequests[key] = params === undefined ? { method } : { method, params };
-      asked[key] = digest;
+      askedDigests[key] = digest;
     }
     const requestState = await this.options.seal.seal(
       {
@@ -158,7 +197,7 @@ export class InputRounds {
         flow: flow.id,
         origin: this.origin,
         round: flow.round,
-        asked,
+        asked: askedDigests,
         answers: Object.fromEntries(flow.consumed),
       },
       request.ctx,

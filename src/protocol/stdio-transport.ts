@@ -10,6 +10,9 @@ import { NOT_JSON_RPC } from './wire-errors.js';
 /** Default cap on one JSON-RPC line: 4 MiB, the same as the HTTP body cap. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
+const CR = 13;
+const WRITTEN: Promise<void> = Promise.resolve();
+
 export interface LineTransportOptions {
   input?: Readable;
   output?: Writable;
@@ -123,7 +126,10 @@ export class LineStdioTransport implements Transport {
 
   private finishLine(): void {
     const skipped = this.skipping;
-    const line = Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
+    // Most lines arrive in one chunk: no copy for those.
+    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+    const line = bytes.toString('utf8', 0, end);
     this.pending = [];
     this.pendingBytes = 0;
     this.skipping = false;
@@ -168,20 +174,30 @@ export class LineStdioTransport implements Transport {
     void this.write({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
-  private write(message: unknown): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.isClosed) return resolve();
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once('drain', resolve);
-    });
+  /** Writes one line; returns a promise only when the output is full and the line waits for it to drain. */
+  private write(message: unknown): Promise<void> | undefined {
+    if (this.isClosed) return undefined;
+    if (this.output.write(`${JSON.stringify(message)}\n`)) return undefined;
+    return new Promise((resolve) => this.output.once('drain', resolve));
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  // Not async: an answer written at once (the usual case) costs no promise of its own.
+  send(message: JSONRPCMessage): Promise<void> {
     this.observe?.outbound?.(message);
-    await this.write(message);
+    const draining = this.write(message);
+    if (!draining) {
+      this.sent(message);
+      return WRITTEN;
+    }
+    return draining.then(() => this.sent(message));
+  }
+
+  /** A request answered no longer holds the transport open. */
+  private sent(message: JSONRPCMessage): void {
     const id = 'method' in message ? undefined : (message as { id?: string | number }).id;
-    if (id !== undefined) this.listening.delete(id);
-    if (id !== undefined && this.unanswered.delete(id)) this.closeWhenAnswered();
+    if (id === undefined) return;
+    this.listening.delete(id);
+    if (this.unanswered.delete(id)) this.closeWhenAnswered();
   }
 
   async close(): Promise<void> {
