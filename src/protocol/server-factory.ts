@@ -1,9 +1,7 @@
 // Builds the SDK Server that answers one connection's requests (a stdio connection, a legacy HTTP session) or one
 // modern HTTP request, routing every request through the plugin host; the same handlers serve both eras.
-import { LoggingLevelSchema } from '@modelcontextprotocol/core';
 import {
   type CallToolResult,
-  type CreateMessageResult,
   type LoggingLevel,
   type ReadResourceResult,
   type Resource,
@@ -15,9 +13,9 @@ import type { CallEnvironment, PluginHost } from '../host/index.js';
 import type { AgentStreams } from './agent-streams.js';
 import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
-import type { InputChannel } from './input-flow.js';
 import type { Escalation, InputRounds } from './input-rounds.js';
 import { withLegacyErrorCodes } from './legacy-error-codes.js';
+import { LegacyRequestEnvironment, type LogThresholdOf, RequestChannel } from './request-channel.js';
 import {
   TASKS_EXTENSION,
   type TaskPolicy,
@@ -80,9 +78,6 @@ const CAPABILITIES = {
 
 type Env = CallEnvironment;
 
-/** In order of severity, as MCP defines them. */
-const LOG_LEVELS: readonly LoggingLevel[] = LoggingLevelSchema.options;
-
 export function createBoundServer(binding: Binding, options: ServerFactoryOptions): BoundServer {
   const { host } = options;
   const { era, connection } = binding;
@@ -116,58 +111,17 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   const toolsFor = (ctx: ServerContext): ToolService =>
     fixedTools ?? options.streams.get(modernStreamKey(connection.principal, ctx), connection.principal);
 
-  /** Progress and logs on the request's own stream; the SDK filters logs by the era's level rules. */
-  const channelOf = (ctx: ServerContext): Omit<InputChannel, 'capabilities'> => {
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    return {
-      signal: ctx.mcpReq.signal,
-      sendProgress:
-        progressToken === undefined
-          ? undefined
-          : (progress, total, message) =>
-              ctx.mcpReq.notify({
-                method: 'notifications/progress',
-                params: { progressToken, progress, total, message },
-              }),
-      sendLog: (level, data, logger) => {
-        // 2026-07-28: only at or above the level the request asks for, and nothing when it asks for none;
-        // 2025: at or above the session's level, everything until the client sets one.
-        const threshold = modern ? envelopeOf(ctx).logLevel : sessionLogLevel;
-        if (modern && threshold === undefined) return Promise.resolve();
-        if (threshold && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return Promise.resolve();
-        return ctx.mcpReq.notify({
-          method: 'notifications/message',
-          params: { level, data, ...(logger === undefined ? {} : { logger }) },
-        });
-      },
-    };
-  };
-
-  /** A 2025 client is asked during the call, on the request's stream, for what it declared at initialize. */
-  const legacyEnv = (ctx: ServerContext): Env => {
-    const capabilities = server.getClientCapabilities();
-    return {
-      ...channelOf(ctx),
-      closeSSEStream: ctx.http?.closeSSE,
-      createMessage: capabilities?.sampling
-        ? (params, signal) =>
-            // The contract types the answer without tool-use content; a plugin that offers tools reads it as sent.
-            ctx.mcpReq.send(
-              { method: 'sampling/createMessage', params },
-              { signal },
-            ) as Promise<CreateMessageResult>
-        : undefined,
-      elicit: capabilities?.elicitation
-        ? (params, signal) => ctx.mcpReq.send({ method: 'elicitation/create', params }, { signal })
-        : undefined,
-      listRoots: capabilities?.roots
-        ? (signal) => ctx.mcpReq.send({ method: 'roots/list' }, { signal })
-        : undefined,
-    };
-  };
+  // 2026-07-28: only at or above the level the request asks for, and nothing when it asks for none;
+  // 2025: at or above the session's level, everything until the client sets one.
+  const logThreshold: LogThresholdOf = modern
+    ? (ctx) => envelopeOf(ctx).logLevel ?? 'none'
+    : () => sessionLogLevel ?? 'all';
+  const legacyEnv = (ctx: ServerContext): Env =>
+    new LegacyRequestEnvironment(ctx, logThreshold, server.getClientCapabilities());
 
   /** A request of a modern client asks nothing during the call (completion, subscriptions). */
-  const plainEnv = (ctx: ServerContext): Env => (modern ? channelOf(ctx) : legacyEnv(ctx));
+  const plainEnv = (ctx: ServerContext): Env =>
+    modern ? new RequestChannel(ctx, logThreshold) : legacyEnv(ctx);
 
   /**
    * Runs a call that may ask for input: for a 2025 client during the call; for a 2026-07-28 client through
@@ -185,12 +139,13 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
         ctx,
         principal: connection.principal,
         target,
-        channel: {
-          ...channelOf(ctx),
-          capabilities: envelopeOf(ctx).clientCapabilities,
-          // A call that may become a task runs under the plugin's task deadline from its start.
-          ...(escalation ? { deadline: 'task' as const } : {}),
-        },
+        // A call that may become a task runs under the plugin's task deadline from its start.
+        channel: new RequestChannel(
+          ctx,
+          logThreshold,
+          envelopeOf(ctx).clientCapabilities,
+          escalation ? 'task' : undefined,
+        ),
       },
       run,
       escalation,
