@@ -1,6 +1,7 @@
 // Where Foresight's extra CPU per call goes in one eras cell, from the two profiles of a BENCH_CPU_PROF run of
 // that cell alone: each side's µs per call by area (the innermost Foresight module or SDK package on each
 // sample's stack), Foresight's minus the raw server's.
+// A second table groups the files into the areas docs/benchmarks.md reports.
 // Usage: node --import tsx bench/profile-areas.ts <dir> <transport>-<era> <calls per side>
 //   e.g. BENCH_ONLY=eras BENCH_ERAS_CELLS=stdio-modern-seq BENCH_CPU_PROF=/tmp/prof npm run bench
 //        node --import tsx bench/profile-areas.ts /tmp/prof stdio-modern 5500     (500 warm-up + 10 × 500)
@@ -44,5 +45,36 @@ console.log(
         perCall(sides[1].asyncHooksUs - sides[0].asyncHooksUs),
       ],
     ],
+  ),
+);
+
+/** The area of docs/benchmarks.md ("Where Foresight's extra CPU goes") a file or package belongs to. */
+function areaOf(owner: string): string {
+  if (/^protocol\/(http|http-guard|event-store|param-headers)\.js$/.test(owner)) return 'HTTP listener';
+  if (/^protocol\/(input-flow|input-rounds|request-state)\.js$/.test(owner)) return '2026-07-28 input rounds';
+  if (owner.startsWith('SDK ') || /^protocol\/stdio(-transport)?\.js$/.test(owner))
+    return 'SDK + stdio transport';
+  if (owner.startsWith('protocol/') || owner === 'create-host.js') return 'server factory, caller, streams';
+  if (owner.startsWith('host/')) return 'host';
+  if (owner.startsWith('planner/')) return 'planner';
+  if (owner.startsWith('enrich/') || owner.startsWith('format/')) return 'enrich + format';
+  if (owner === '(garbage collector)' || owner === '(node internals)') return owner;
+  return 'other (echo tool, raw factory, …)';
+}
+
+const areas = new Map<string, { a: number; b: number }>();
+for (const { owner, a, b } of rows) {
+  const area = areas.get(areaOf(owner)) ?? { a: 0, b: 0 };
+  area.a += a;
+  area.b += b;
+  areas.set(areaOf(owner), area);
+}
+console.log();
+console.log(
+  table(
+    ['area', 'raw', 'Foresight', 'extra'],
+    [...areas]
+      .sort(([, x], [, y]) => y.b - y.a - (x.b - x.a))
+      .map(([area, { a, b }]) => [area, perCall(a), perCall(b), perCall(b - a)]),
   ),
 );
