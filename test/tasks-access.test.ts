@@ -19,11 +19,7 @@ import {
 
 const open: { close(): Promise<void> }[] = [];
 
-async function serve(): Promise<TaskServed> {
-  const served = await serveTasks({ afterMs: 0 });
-  open.push({ close: () => served.host.close() });
-  return served;
-}
+const serve = (): Promise<TaskServed> => serveTasks({ afterMs: 0 });
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((served) => served.close()));

@@ -1,9 +1,8 @@
 // Tasks for a 2026-07-28 client that declares the io.modelcontextprotocol/tasks extension, on the wire: a long call of
 // a task-capable tool answers a CreateTaskResult, is polled to its result, asks questions through input_required and
 // tasks/update, gathers input before it becomes a task, and is cancelled.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type TaskServed,
   callJob,
   createdTask,
   getTask,
@@ -12,26 +11,13 @@ import {
   taskRequest,
   untilStatus,
 } from './support/task-wire.js';
-import type { CreateHostOptions } from '../src/create-host.js';
 import { modernPost } from './support/modern-wire.js';
-
-const open: TaskServed[] = [];
-
-async function serve(tasks?: CreateHostOptions['tasks']): Promise<TaskServed> {
-  const served = await serveTasks(tasks);
-  open.push(served);
-  return served;
-}
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((served) => served.host.close()));
-});
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('a long call of a task-capable tool', () => {
   it('answers a flat CreateTaskResult, and tasks/get shows the task working, then completed with its result', async () => {
-    const { url, jobs } = await serve({ afterMs: 0, ttlMs: 120_000, pollIntervalMs: 250 });
+    const { url, jobs } = await serveTasks({ afterMs: 0, ttlMs: 120_000, pollIntervalMs: 250 });
     const created = createdTask(await callJob(url, 'held', { label: 'a' }));
     expect(created).toMatchObject({ status: 'working', ttlMs: 120_000, pollIntervalMs: 250 });
     expect(created.taskId).toMatch(/^[0-9a-f-]{36}$/);
@@ -54,7 +40,7 @@ describe('a long call of a task-capable tool', () => {
   });
 
   it('completes with a tool error as its result, and fails with the JSON-RPC error its call would have answered', async () => {
-    const { url } = await serve();
+    const { url } = await serveTasks();
     const toolError = createdTask(await callJob(url, 'tool_error'));
     const completed = await untilStatus(url, toolError.taskId, 'completed');
     expect(completed.result).toMatchObject({ isError: true });
@@ -72,7 +58,7 @@ describe('a long call of a task-capable tool', () => {
   });
 
   it('answers directly when the call finishes within task_after_ms', async () => {
-    const { url } = await serve({ afterMs: 60_000 });
+    const { url } = await serveTasks({ afterMs: 60_000 });
     const answer = await callJob(url, 'quick');
     expect(answer.response?.result).toMatchObject({ resultType: 'complete' });
     expect(answer.response?.result).not.toHaveProperty('taskId');
@@ -80,7 +66,7 @@ describe('a long call of a task-capable tool', () => {
   });
 
   it('never makes a task of a tool that is not task-capable', async () => {
-    const { url } = await serve({ afterMs: 0 });
+    const { url } = await serveTasks({ afterMs: 0 });
     const answer = await callJob(url, 'plain');
     expect(answer.response?.result).toMatchObject({ resultType: 'complete' });
     expect(resultText(answer.response?.result)).toBe('plain: done');
@@ -89,7 +75,7 @@ describe('a long call of a task-capable tool', () => {
 
 describe('questions a task asks', () => {
   it('show as input_required with their input requests; tasks/update answers them and the task goes on', async () => {
-    const { url } = await serve();
+    const { url } = await serveTasks();
     const { taskId } = createdTask(await callJob(url, 'ask'));
     const waiting = await untilStatus(url, taskId, 'input_required');
     expect(waiting.inputRequests).toEqual({
@@ -118,7 +104,7 @@ describe('questions a task asks', () => {
   });
 
   it('stay input_required after a partial answer, showing only the question still open', async () => {
-    const { url } = await serve();
+    const { url } = await serveTasks();
     const { taskId } = createdTask(await callJob(url, 'ask_two'));
     const waiting = await untilStatus(url, taskId, 'input_required');
     expect(Object.keys(waiting.inputRequests ?? {}).sort()).toEqual(['elicitation-1', 'elicitation-2']);
@@ -141,7 +127,7 @@ describe('questions a task asks', () => {
 
   it('asked before the call becomes a task are a multi round-trip request, and the retry becomes the task', async () => {
     // The tool asks at once, well within 200 ms; after the answer it waits for the test, so it becomes a task.
-    const { url, jobs } = await serve({ afterMs: 200 });
+    const { url, jobs } = await serveTasks({ afterMs: 200 });
     const first = await callJob(url, 'gather_then_hold', { label: 'g' });
     const asked = first.response?.result as { resultType: string; requestState: string; taskId?: string };
     expect(asked).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: {} } });
@@ -168,7 +154,7 @@ describe('questions a task asks', () => {
 
 describe('tasks/cancel', () => {
   it('cancels the task at once and aborts its call; a second cancel is the same empty acknowledgement', async () => {
-    const { url, jobs } = await serve();
+    const { url, jobs } = await serveTasks();
     const { taskId } = createdTask(await callJob(url, 'held', { label: 'c' }));
     const ack = await taskRequest(url, 'tasks/cancel', { taskId });
     expect(ack.response?.result).toMatchObject({ resultType: 'complete' });
@@ -184,7 +170,7 @@ describe('tasks/cancel', () => {
   });
 
   it('leaves a finished task as it was', async () => {
-    const { url } = await serve();
+    const { url } = await serveTasks();
     const { taskId } = createdTask(await callJob(url, 'quick'));
     await untilStatus(url, taskId, 'completed');
     const ack = await taskRequest(url, 'tasks/cancel', { taskId });

@@ -1,11 +1,8 @@
 // The bounds of tasks: a task is dropped when its ttlMs has passed (a running one has its call ended), max_tasks makes
 // room by dropping the oldest finished task and otherwise answers directly, and a call that may become a task runs
 // under the plugin's task deadline. Time is an injected clock; nothing waits for it.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CreateHostOptions } from '../src/create-host.js';
-import type { MountSpec } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import {
-  type TaskServed,
   WITHOUT_TASKS,
   callJob,
   createdTask,
@@ -16,25 +13,10 @@ import {
   untilStatus,
 } from './support/task-wire.js';
 
-const open: TaskServed[] = [];
-
-async function serve(
-  tasks: CreateHostOptions['tasks'],
-  mount: Omit<MountSpec, 'plugin'> = {},
-): Promise<TaskServed> {
-  const served = await serveTasks(tasks, mount);
-  open.push(served);
-  return served;
-}
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((served) => served.host.close()));
-});
-
 describe('a task whose ttlMs has passed', () => {
   it('is found until then, and not after; a call still running is ended', async () => {
     let now = Date.parse('2026-12-01T10:00:00Z');
-    const { url, jobs } = await serve({ afterMs: 0, ttlMs: 60_000, now: () => now });
+    const { url, jobs } = await serveTasks({ afterMs: 0, ttlMs: 60_000, now: () => now });
     const { taskId, ttlMs, createdAt } = createdTask(await callJob(url, 'held', { label: 't' }));
     expect(ttlMs).toBe(60_000);
     expect(createdAt).toBe('2026-12-01T10:00:00.000Z');
@@ -49,7 +31,7 @@ describe('a task whose ttlMs has passed', () => {
 
   it('is dropped with its result once finished, whatever the client did not read', async () => {
     let now = 0;
-    const { url } = await serve({ afterMs: 0, ttlMs: 1_000, now: () => now });
+    const { url } = await serveTasks({ afterMs: 0, ttlMs: 1_000, now: () => now });
     const { taskId } = createdTask(await callJob(url, 'quick'));
     await untilStatus(url, taskId, 'completed');
     now = 1_000;
@@ -60,7 +42,7 @@ describe('a task whose ttlMs has passed', () => {
 
 describe('max_tasks', () => {
   it('drops the oldest finished task to make room, and answers directly while every task still runs', async () => {
-    const { url, jobs } = await serve({ afterMs: 0, maxTasks: 2 });
+    const { url, jobs } = await serveTasks({ afterMs: 0, maxTasks: 2 });
     const first = createdTask(await callJob(url, 'held', { label: 'one' }));
     const second = createdTask(await callJob(url, 'held', { label: 'two' }));
 
@@ -81,7 +63,7 @@ describe('max_tasks', () => {
 
 describe("a call that may become a task runs under the plugin's task deadline", () => {
   it('and a call of the same tool that cannot become one under its call deadline', async () => {
-    const { url } = await serve({ afterMs: 0 }, { deadlines: { callTool: 1_000, task: 120_000 } });
+    const { url } = await serveTasks({ afterMs: 0 }, { deadlines: { callTool: 1_000, task: 120_000 } });
     const { taskId } = createdTask(await callJob(url, 'time_left'));
     const asTask = Number(resultText((await untilStatus(url, taskId, 'completed')).result));
     expect(asTask).toBeGreaterThan(1_000);
@@ -92,7 +74,7 @@ describe("a call that may become a task runs under the plugin's task deadline", 
   });
 
   it('never shorter than the call deadline', async () => {
-    const { url } = await serve({ afterMs: 0 }, { deadlines: { callTool: 90_000, task: 1_000 } });
+    const { url } = await serveTasks({ afterMs: 0 }, { deadlines: { callTool: 90_000, task: 1_000 } });
     const { taskId } = createdTask(await callJob(url, 'time_left'));
     const asTask = Number(resultText((await untilStatus(url, taskId, 'completed')).result));
     expect(asTask).toBeGreaterThan(1_000);

@@ -1,6 +1,7 @@
 // A plugin whose tools and prompt ask the client for input through the plugin contract (ctx.elicit, createMessage,
 // listRoots), counting how often each call ran from its start, so tests can tell a resumed call from a replayed one.
 import { type Plugin, type ToolDescriptor, definePlugin } from '../../src/index.js';
+import { askFor, askToConfirm, confirmedIn } from '../../src/plugins/conformance/forms.js';
 
 export interface AskingPlugin {
   plugin: Plugin;
@@ -8,14 +9,7 @@ export interface AskingPlugin {
   starts: Map<string, number>;
 }
 
-const CONFIRM = {
-  message: 'Go ahead?',
-  requestedSchema: {
-    type: 'object' as const,
-    properties: { ok: { type: 'boolean' as const } },
-    required: ['ok'],
-  },
-};
+const CONFIRM = askToConfirm('ok', 'Go ahead?');
 
 export function askingPlugin(id = 'ask'): AskingPlugin {
   const starts = new Map<string, number>();
@@ -72,18 +66,10 @@ export function askingPlugin(id = 'ask'): AskingPlugin {
             ...CONFIRM,
             message: `Go ahead with ${String(args.what ?? 'it')}?`,
           });
-          const ok = answer.action === 'accept' && answer.content?.ok === true;
-          return { content: [{ type: 'text', text: `confirmed: ${ok}` }] };
+          return { content: [{ type: 'text', text: `confirmed: ${confirmedIn(answer, 'ok')}` }] };
         }
         if (name === 'two_steps') {
-          const ask = (field: string) => ({
-            message: `Your ${field}?`,
-            requestedSchema: {
-              type: 'object' as const,
-              properties: { [field]: { type: 'string' as const } },
-              required: [field],
-            },
-          });
+          const ask = (field: string) => askFor(field, `Your ${field}?`);
           const first = await ctx.elicit(ask('name'), { key: 'name' });
           const second = await ctx.elicit(ask('colour'), { key: 'colour' });
           return {
@@ -110,10 +96,7 @@ export function askingPlugin(id = 'ask'): AskingPlugin {
       },
       prompts: () => [{ name: 'ask_prompt', description: 'Asks for a topic first.' }],
       getPrompt: async (_name, _args, ctx) => {
-        const answer = await ctx.elicit({
-          message: 'Topic?',
-          requestedSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
-        });
+        const answer = await ctx.elicit(askFor('topic', 'Topic?'));
         return {
           messages: [
             { role: 'user', content: { type: 'text', text: `About ${String(answer.content?.topic)}` } },

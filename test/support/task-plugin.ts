@@ -1,6 +1,7 @@
 // A plugin with task-capable tools whose calls the test controls: each waits on a gate the test opens, so whether a
 // call is still running, asking or done never depends on timing. It records why a call's signal aborted.
 import { type Plugin, type RequestContext, type ToolDescriptor, definePlugin } from '../../src/index.js';
+import { askFor, askToConfirm, confirmedIn } from '../../src/plugins/conformance/forms.js';
 
 export interface TaskPlugin {
   plugin: Plugin;
@@ -15,23 +16,13 @@ export interface TaskPlugin {
 const NONE = { type: 'object' as const, properties: {} };
 const LABELLED = { type: 'object' as const, properties: { label: { type: 'string' } }, required: ['label'] };
 
-const optional = (tool: ToolDescriptor): ToolDescriptor => ({
-  ...tool,
-  execution: { taskSupport: 'optional' },
-});
-const required = (tool: ToolDescriptor): ToolDescriptor => ({
-  ...tool,
-  execution: { taskSupport: 'required' },
-});
+const withTaskSupport =
+  (taskSupport: 'optional' | 'required') =>
+  (tool: ToolDescriptor): ToolDescriptor => ({ ...tool, execution: { taskSupport } });
+const optional = withTaskSupport('optional');
+const required = withTaskSupport('required');
 
-const CONFIRM = {
-  message: 'Go ahead?',
-  requestedSchema: {
-    type: 'object' as const,
-    properties: { ok: { type: 'boolean' as const } },
-    required: ['ok'],
-  },
-};
+const CONFIRM = askToConfirm('ok', 'Go ahead?');
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
@@ -105,7 +96,7 @@ export function taskPlugin(id = 'job'): TaskPlugin {
             return text(`done: ${label}`);
           case 'ask': {
             const answer = await ctx.elicit(CONFIRM);
-            return text(`confirmed: ${answer.action === 'accept' && answer.content?.ok === true}`);
+            return text(`confirmed: ${confirmedIn(answer, 'ok')}`);
           }
           case 'ask_two': {
             const [first, second] = await Promise.all([ctx.elicit(CONFIRM), ctx.elicit(CONFIRM)]);
@@ -121,17 +112,7 @@ export function taskPlugin(id = 'job'): TaskPlugin {
             return text(`roots: ${roots.roots.length}`);
           }
           case 'gather_then_hold': {
-            const answer = await ctx.elicit(
-              {
-                message: 'Your name?',
-                requestedSchema: {
-                  type: 'object',
-                  properties: { name: { type: 'string' } },
-                  required: ['name'],
-                },
-              },
-              { key: 'user_name' },
-            );
+            const answer = await ctx.elicit(askFor('name', 'Your name?'), { key: 'user_name' });
             await hold(label, ctx);
             return text(`Hello, ${String(answer.content?.name ?? '')}`);
           }

@@ -1,6 +1,6 @@
 // Tasks on the wire for tests: a host serving the task plugin over HTTP, calls and tasks/* requests as a 2026-07-28
 // client sends them, and polling a task until it reaches a status (outcomes, never timings, are asserted).
-import { expect, vi } from 'vitest';
+import { expect, onTestFinished, vi } from 'vitest';
 import { type CreateHostOptions, type ForesightHost, createHost } from '../../src/create-host.js';
 import type { MountSpec } from '../../src/index.js';
 import type { HttpServing } from '../../src/protocol/index.js';
@@ -46,6 +46,8 @@ export async function serveTasks(
     planner: { enabled: false },
     tasks,
   });
+  // Closed when the test that served it ends, whatever the test asserted.
+  onTestFinished(() => host.close());
   const http = await host.serveHttp({ port: 0 });
   return { host, http, jobs, url: http.url };
 }

@@ -1,37 +1,15 @@
 // Tools that ask the client for input under the keys the suite expects (multi round-trip requests for a
 // 2026-07-28 client, requests during the call for a 2025 one), and the suite's per-request diagnostics.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ElicitResult, ListRootsResult } from '@modelcontextprotocol/server';
 import { isForesightError, errors, type RequestContext } from '../../host/index.js';
 import { NO_ARGUMENTS, textResult, type FixtureTool } from './fixture-tool.js';
-
-/** A form asking for one string field. */
-function askFor(field: string, message: string) {
-  return {
-    message,
-    requestedSchema: {
-      type: 'object' as const,
-      properties: { [field]: { type: 'string' as const } },
-      required: [field],
-    },
-  };
-}
-
-/** The accepted value of one field, or how the user answered instead. */
-function answerOf(result: ElicitResult, field: string): string {
-  if (result.action !== 'accept') return `(${result.action})`;
-  return String(result.content?.[field] ?? '');
-}
+import { answerOf, askFor, askToConfirm, confirmedIn, rootsOf } from './forms.js';
 
 function samplingText(content: unknown): string {
   const block = Array.isArray(content) ? (content[0] as unknown) : content;
   return (block as { type?: string; text?: string } | undefined)?.type === 'text'
     ? String((block as { text: string }).text)
     : '[non-text content]';
-}
-
-function rootsOf(result: ListRootsResult): string {
-  return result.roots.map((root) => root.uri).join(', ') || '(none)';
 }
 
 const ask = (ctx: RequestContext, prompt: string, key: string, maxTokens: number) =>
@@ -94,15 +72,9 @@ export const INPUT_TOOLS: readonly FixtureTool[] = [
       inputSchema: NO_ARGUMENTS,
     },
     run: async (_args, ctx) => {
-      const answer = await ctx.elicit(
-        {
-          message: 'Please confirm',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-        },
-        { key: 'confirm' },
-      );
+      const answer = await ctx.elicit(askToConfirm('ok', 'Please confirm'), { key: 'confirm' });
       // The host verified the requestState's signature, principal and request before this call went on.
-      return textResult(`state-ok: confirmed=${answer.action === 'accept' && answer.content?.ok === true}`);
+      return textResult(`state-ok: confirmed=${confirmedIn(answer, 'ok')}`);
     },
   },
   {
@@ -144,13 +116,7 @@ export const INPUT_TOOLS: readonly FixtureTool[] = [
       inputSchema: NO_ARGUMENTS,
     },
     run: async (_args, ctx) => {
-      const answer = await ctx.elicit(
-        {
-          message: 'Please confirm',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-        },
-        { key: 'confirm' },
-      );
+      const answer = await ctx.elicit(askToConfirm('ok', 'Please confirm'), { key: 'confirm' });
       return textResult(`confirmed: ${answer.action}`);
     },
   },

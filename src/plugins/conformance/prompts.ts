@@ -1,6 +1,7 @@
 // The fixture prompts: plain, with arguments, with an embedded resource, and with an image.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
 import { errors, type RequestContext } from '../../host/index.js';
+import { answerOf, askFor } from './forms.js';
 import { RED_PIXEL_PNG_BASE64 } from './media.js';
 
 export const PROMPTS: readonly Prompt[] = [
@@ -38,14 +39,10 @@ export const PROMPTS: readonly Prompt[] = [
 
 /** The prompt that asks the client for input before it can answer. */
 async function promptWithInput(ctx: RequestContext): Promise<GetPromptResult> {
-  const answer = await ctx.elicit(
-    {
-      message: 'What context should the prompt use?',
-      requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
-    },
-    { key: 'user_context' },
-  );
-  const context = answer.action === 'accept' ? String(answer.content?.context ?? '') : `(${answer.action})`;
+  const answer = await ctx.elicit(askFor('context', 'What context should the prompt use?'), {
+    key: 'user_context',
+  });
+  const context = answerOf(answer, 'context');
   return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }] };
 }
 

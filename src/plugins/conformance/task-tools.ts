@@ -2,9 +2,9 @@
 // task, and task-capable ones that compute slowly, fail, ask for input, or ask before their long part. Each works
 // at least half a second before it could become a task, so the conformance config's task_after_ms must be shorter.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ElicitResult } from '@modelcontextprotocol/server';
 import { type RequestContext, type ToolDescriptor, errors } from '../../host/index.js';
 import { NO_ARGUMENTS, errorResult, requireString, textResult, type FixtureTool } from './fixture-tool.js';
+import { answerOf, askFor, askToConfirm, confirmedIn, rootsOf } from './forms.js';
 
 /** Work the call does before it asks or answers: long enough that, with the suite's config, it becomes a task. */
 const WORK_MS = 500;
@@ -17,17 +17,6 @@ function taskCapable(
 ): ToolDescriptor {
   return { ...descriptor, execution: { taskSupport: support } };
 }
-
-const confirmRequest = (message: string) => ({
-  message,
-  requestedSchema: {
-    type: 'object' as const,
-    properties: { confirm: { type: 'boolean' as const } },
-    required: ['confirm'],
-  },
-});
-
-const confirmed = (answer: ElicitResult) => answer.action === 'accept' && answer.content?.confirm === true;
 
 export const TASK_TOOLS: readonly FixtureTool[] = [
   {
@@ -88,7 +77,7 @@ export const TASK_TOOLS: readonly FixtureTool[] = [
       await work(ctx, WORK_MS);
       if (!ctx.listRoots) throw errors.capabilityMissing('roots');
       const roots = await ctx.listRoots();
-      return textResult(`roots: ${roots.roots.map((root) => root.uri).join(', ') || '(none)'}`);
+      return textResult(`roots: ${rootsOf(roots)}`);
     },
   },
   {
@@ -104,8 +93,8 @@ export const TASK_TOOLS: readonly FixtureTool[] = [
     run: async (args, ctx) => {
       const filename = requireString(args, 'filename', 'confirm_delete');
       await work(ctx, WORK_MS);
-      const answer = await ctx.elicit(confirmRequest(`Delete ${filename}?`));
-      return textResult(confirmed(answer) ? `Deleted ${filename}` : `Kept ${filename}`);
+      const answer = await ctx.elicit(askToConfirm('confirm', `Delete ${filename}?`));
+      return textResult(confirmedIn(answer, 'confirm') ? `Deleted ${filename}` : `Kept ${filename}`);
     },
   },
   {
@@ -121,14 +110,12 @@ export const TASK_TOOLS: readonly FixtureTool[] = [
     run: async (_args, ctx) => {
       await work(ctx, WORK_MS);
       const [name, go] = await Promise.all([
-        ctx.elicit({
-          message: 'Who runs this?',
-          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        }),
-        ctx.elicit(confirmRequest('Go ahead?')),
+        ctx.elicit(askFor('name', 'Who runs this?')),
+        ctx.elicit(askToConfirm('confirm', 'Go ahead?')),
       ]);
-      const who = name.action === 'accept' ? String(name.content?.name ?? '') : `(${name.action})`;
-      return textResult(`${who}: ${confirmed(go) ? 'went ahead' : 'stopped'}`);
+      return textResult(
+        `${answerOf(name, 'name')}: ${confirmedIn(go, 'confirm') ? 'went ahead' : 'stopped'}`,
+      );
     },
   },
   {
@@ -142,16 +129,9 @@ export const TASK_TOOLS: readonly FixtureTool[] = [
       'required',
     ),
     run: async (_args, ctx) => {
-      const answer = await ctx.elicit(
-        {
-          message: 'What is your name?',
-          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        },
-        { key: 'user_name' },
-      );
+      const answer = await ctx.elicit(askFor('name', 'What is your name?'), { key: 'user_name' });
       await work(ctx, 1_000);
-      const name = answer.action === 'accept' ? String(answer.content?.name ?? '') : `(${answer.action})`;
-      return textResult(`Hello, ${name}! Your report is ready.`);
+      return textResult(`Hello, ${answerOf(answer, 'name')}! Your report is ready.`);
     },
   },
 ];
