@@ -30,6 +30,7 @@ import {
   type BuiltinResource,
   type CacheHints,
   type HttpServing,
+  type ServerFactoryOptions,
   InputRounds,
   LOCAL_PRINCIPAL,
   ListenSubscriptions,
@@ -208,7 +209,6 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     ]),
   );
   const cacheHints = (plugin: string) => hintsByPlugin.get(plugin) ?? PRIVATE_UNCACHED;
-  let listHints: CacheHints | undefined;
   const streams = new AgentStreams({ open: (stream) => planner.openSession(stream) });
   const bus =
     options.bus ?? new InMemoryServerEventBus((error) => logger.warn({ err: error.message }, 'event bus'));
@@ -216,12 +216,27 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const unpublish = publishHostEvents(plugins, tools, bus);
   const legacyClients = config?.server.legacyClients ?? 'serve';
 
+  // The same for every server; built at the first one, once the plugins are mounted and the lists' hints known.
+  let serverOptions: ServerFactoryOptions | undefined;
   const createServer = (binding: Partial<Binding> = {}): BoundServer => {
-    // Plugins are mounted once, at start: the lists' hints gather theirs.
-    listHints ??= combinedHints(
-      plugins.mountedPlugins().map((plugin) => plugin.name),
+    serverOptions ??= {
+      name: 'foresight',
+      version: FORESIGHT_VERSION,
+      redact: redactSecrets,
+      redactResult: redactSecretsIn,
+      debug: options.debug ?? false,
+      builtinResources: [statsResource],
+      host: plugins,
+      rounds,
       cacheHints,
-    );
+      listHints: combinedHints(
+        plugins.mountedPlugins().map((plugin) => plugin.name),
+        cacheHints,
+      ),
+      openTools: (stream) => planner.openSession(stream),
+      streams,
+      tasks,
+    };
     return createBoundServer(
       {
         era: binding.era ?? 'legacy',
@@ -231,21 +246,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
           stream: `memory:${randomUUID()}`,
         },
       },
-      {
-        name: 'foresight',
-        version: FORESIGHT_VERSION,
-        redact: redactSecrets,
-        redactResult: redactSecretsIn,
-        debug: options.debug ?? false,
-        builtinResources: [statsResource],
-        host: plugins,
-        rounds,
-        cacheHints,
-        listHints,
-        openTools: (stream) => planner.openSession(stream),
-        streams,
-        tasks,
-      },
+      serverOptions,
     );
   };
 

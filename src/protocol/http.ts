@@ -166,10 +166,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     await transport.handleRequest(req, res, body);
   };
 
-  /**
-   * A modern request. A listen stream subscribes its resources at their plugins while its response is open
-   * (a refused listen closes at once, and unsubscribes as quickly).
-   */
+  /** The parameters each tool schema mirrors into headers, worked out once per schema. */
   const mirrored = new WeakMap<object, HeaderParam[]>();
   /** A tool call whose Mcp-Param-* headers disagree with its arguments: why, and the request's id. */
   const paramMismatch = (req: IncomingMessage, body: unknown) => {
@@ -185,6 +182,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     return why === undefined ? undefined : { why, id };
   };
 
+  /**
+   * A modern request. A listen stream subscribes its resources at their plugins while its response is open
+   * (a refused listen closes at once, and unsubscribes as quickly).
+   */
   const handleModern = async (req: IncomingMessage, res: ServerResponse, body: unknown, modern: boolean) => {
     // SEP-2243: a server that reads the body checks the headers a tool's parameters are mirrored into.
     const mismatch = modern ? paramMismatch(req, body) : undefined;
