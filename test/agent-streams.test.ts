@@ -1,7 +1,6 @@
 // Agent streams of requests without a session: one per id, closed when idle or when too many are open.
 import { describe, expect, it } from 'vitest';
-import { AgentStreams } from '../src/protocol/index.js';
-import type { ToolService } from '../src/protocol/tool-service.js';
+import { AgentStreams, type ToolService } from '../src/protocol/index.js';
 
 function streamsWith(options: { idleMs?: number; maxStreams?: number }) {
   let clock = 0;

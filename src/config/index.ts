@@ -19,4 +19,10 @@ export {
   DEFAULT_LIFECYCLE_DEADLINE_MS,
   DEFAULT_TASK_DEADLINE_MS,
 } from './schema-plugin.js';
-export { parseHttpAddress } from './schema-server.js';
+export {
+  parseHttpAddress,
+  DEFAULT_REQUEST_STATE_TTL_S,
+  DEFAULT_TASK_TTL_MS,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_MAX_TASKS,
+} from './schema-server.js';

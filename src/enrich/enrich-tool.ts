@@ -1,5 +1,4 @@
 // Runs one tool's schema through its enricher chain: the tool as listed, and what its calls are checked against.
-
 import {
   type ForesightError,
   type McpTool,

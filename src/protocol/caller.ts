@@ -12,6 +12,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   TRACEPARENT_META_KEY,
 } from '@modelcontextprotocol/server';
+import { DEFAULT_PRINCIPAL } from '../planner/index.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
 
@@ -48,8 +49,8 @@ export interface Connection {
   stream?: string;
 }
 
-/** The principal of stdio and in-memory connections: the user who started the process. */
-export const LOCAL_PRINCIPAL = 'local';
+/** The principal of stdio and in-memory connections: the user who started the process (the planner's default). */
+export const LOCAL_PRINCIPAL = DEFAULT_PRINCIPAL;
 
 /**
  * The agent stream of a modern HTTP request: its principal, the client it says it is (`clientInfo`), and the

@@ -27,6 +27,16 @@ export interface AskedInput {
   digest: string;
 }
 
+/** The input requests of a round as the wire shows them, under their keys (params left out when there are none). */
+export function wireInputRequests(
+  asked: ReadonlyMap<string, AskedInput>,
+): Record<string, { method: InputMethod; params?: Record<string, unknown> }> {
+  const requests: Record<string, { method: InputMethod; params?: Record<string, unknown> }> = {};
+  for (const [key, { method, params }] of asked)
+    requests[key] = params === undefined ? { method } : { method, params };
+  return requests;
+}
+
 /** What the request that currently drives the call offers it. */
 export interface InputChannel {
   /** The request's own cancellation. */

@@ -16,6 +16,7 @@ import {
   type InputChannel,
   InputFlow,
   type StillRunning,
+  wireInputRequests,
 } from './input-flow.js';
 import { type RequestStateSeal, type StatePayload, type StateTarget, argsDigest } from './request-state.js';
 
@@ -185,12 +186,8 @@ export class InputRounds {
       flow.abort(exceeded);
       throw exceeded;
     }
-    const inputRequests: Record<string, { method: string; params?: Record<string, unknown> }> = {};
     const askedDigests: Record<string, string> = {};
-    for (const [key, { method, params, digest }] of asked) {
-      inputRequests[key] = params === undefined ? { method } : { method, params };
-      askedDigests[key] = digest;
-    }
+    for (const [key, { digest }] of asked) askedDigests[key] = digest;
     const requestState = await this.options.seal.seal(
       {
         target: stateTarget(request.target),
@@ -207,7 +204,7 @@ export class InputRounds {
     this.hold(flow as InputFlow<unknown>);
     // The requests are the plugin's own wire-shaped params (checked by the SDK's seam against the client's
     // declared capabilities before they go out).
-    return inputRequired({ inputRequests: inputRequests as InputRequests, requestState });
+    return inputRequired({ inputRequests: wireInputRequests(asked) as InputRequests, requestState });
   }
 
   /**

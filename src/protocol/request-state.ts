@@ -2,13 +2,12 @@
 // principal it was issued to, and checked against the request it comes back with.
 import { createHash, randomBytes } from 'node:crypto';
 import { type ServerContext, createRequestStateCodec } from '@modelcontextprotocol/server';
+import { DEFAULT_REQUEST_STATE_TTL_S } from '../config/index.js';
 import { errors } from '../host/index.js';
 import { canonicalJson } from '../planner/index.js';
 
 /** The longest requestState accepted; Foresight never issues a longer one (it drops the answers it carries first). */
 export const MAX_REQUEST_STATE_BYTES = 64 * 1024;
-/** Default lifetime of an issued requestState. */
-export const DEFAULT_REQUEST_STATE_TTL_S = 300;
 
 /** The request a state belongs to: a retry must repeat it exactly. */
 export interface StateTarget {
@@ -54,9 +53,7 @@ export function argsDigest(args: unknown): string {
 
 /** How a target reads in an error message. */
 export function describeTarget(target: StateTarget): string {
-  return target.method === 'resources/read'
-    ? `resources/read of ${JSON.stringify(target.name)}`
-    : `${target.method} of ${JSON.stringify(target.name)}`;
+  return `${target.method} of ${JSON.stringify(target.name)}`;
 }
 
 export class RequestStateSeal {

@@ -5,6 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { endedRequestId } from './listen.js';
 import { NOT_JSON_RPC } from './wire-errors.js';
 
 /** Default cap on one JSON-RPC line: 4 MiB, the same as the HTTP body cap. */
@@ -93,8 +94,8 @@ export class LineStdioTransport implements Transport {
     }
     // A cancelled request gets no answer, so it no longer holds the transport open.
     if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
-      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') {
+      const id = endedRequestId(message);
+      if (id !== undefined) {
         this.unanswered.delete(id);
         this.listening.delete(id);
       }

@@ -1,6 +1,7 @@
 // What a 2025 client sees of task support: nothing. Foresight serves it no tasks (it declares no `tasks`
 // capability), so a tool's `execution.taskSupport` of optional or required would only promise what it cannot have.
 import type { McpTool } from '../../host/index.js';
+import { taskSupportOf } from './admission.js';
 
 const stripped = new WeakMap<readonly McpTool[], McpTool[]>();
 
@@ -22,6 +23,5 @@ export function withoutTaskSupport(tools: McpTool[]): McpTool[] {
 
 /** `forbidden` says what is true of every tool for a 2025 client, so it stays as the plugin wrote it. */
 function offersTasks(tool: McpTool): boolean {
-  const support = tool.execution?.taskSupport;
-  return support === 'optional' || support === 'required';
+  return taskSupportOf(tool) !== undefined;
 }

@@ -1,6 +1,7 @@
 // The tasks of this process, in memory: bounded in number and in time (ttlMs from their start), each one visible only
 // to the principal that made it.
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { DEFAULT_MAX_TASKS, DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../../config/index.js';
 import { errors } from '../../host/index.js';
 import type { InputFlow } from '../input-flow.js';
 import { type SettleTask, Task } from './task.js';
@@ -34,9 +35,9 @@ export class TaskStore {
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(options: TaskStoreOptions = {}) {
-    this.ttlMs = options.ttlMs ?? 3_600_000;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.maxTasks = options.maxTasks ?? 1_000;
+    this.ttlMs = options.ttlMs ?? DEFAULT_TASK_TTL_MS;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS;
+    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
     this.now = options.now ?? Date.now;
   }
 

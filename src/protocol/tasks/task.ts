@@ -1,12 +1,9 @@
 // One task: a tools/call that went on after its request was answered. It drives the call's InputFlow, so a question
 // the call asks shows as input_required until tasks/update answers it, and it keeps the outcome for tasks/get.
 import { randomUUID } from 'node:crypto';
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import type { AskedInput, FlowEvent, InputFlow } from '../input-flow.js';
+import { type ClientCapabilities, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { type AskedInput, type FlowEvent, type InputFlow, wireInputRequests } from '../input-flow.js';
 import { type DetailedTask, type TaskError, type TaskStatus, isTerminal } from './wire.js';
-
-/** JSON-RPC's internal error. */
-const INTERNAL_ERROR = -32603;
 
 /** What a finished call leaves in its task: the result its request would have answered, or the JSON-RPC error. */
 export type TaskOutcome = { result: Record<string, unknown> } | { error: TaskError };
@@ -53,7 +50,9 @@ export class Task {
     // settle() maps every failure itself; this only keeps a bug of ours from leaving an unhandled rejection.
     this.watch().catch((error: unknown) => {
       if (this.terminal) return;
-      this.outcome = { error: { code: INTERNAL_ERROR, message: `internal error: ${String(error)}` } };
+      this.outcome = {
+        error: { code: ProtocolErrorCode.InternalError, message: `internal error: ${String(error)}` },
+      };
       this.change('failed', this.outcome.error.message);
     });
   }
@@ -74,12 +73,7 @@ export class Task {
       pollIntervalMs,
     };
     if (this.status === 'input_required') {
-      view.inputRequests = Object.fromEntries(
-        [...this.asked].map(([key, { method, params }]) => [
-          key,
-          params === undefined ? { method } : { method, params },
-        ]),
-      );
+      view.inputRequests = wireInputRequests(this.asked);
     } else if (this.outcome && 'result' in this.outcome) view.result = this.outcome.result;
     else if (this.outcome) view.error = this.outcome.error;
     return view;
