@@ -6,7 +6,9 @@ import {
   type ForesightConfig,
   type PlannerConfig,
   type PluginEntry,
+  type ServerLimits,
   type TaskSettings,
+  DEFAULT_LIMITS,
   defaultConfig,
   redactSecrets,
   redactSecretsIn,
@@ -35,6 +37,8 @@ import {
   LOCAL_PRINCIPAL,
   ListenSubscriptions,
   PRIVATE_UNCACHED,
+  ListenStreamCap,
+  RequestAdmission,
   RequestStateSeal,
   type StdioServing,
   TaskStore,
@@ -78,6 +82,8 @@ export interface CreateHostOptions {
    * by (default `Date.now`).
    */
   tasks?: Partial<TaskSettings> & { now?: () => number };
+  /** Limits over the config's `[server.limits]` (e.g. `{ maxSessions: 10 }`). */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface HttpOptions {
@@ -88,7 +94,6 @@ export interface HttpOptions {
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   authToken?: string;
-  maxBodyBytes?: number;
 }
 
 export interface ForesightHost {
@@ -215,6 +220,9 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const listen = new ListenSubscriptions(plugins, logger);
   const unpublish = publishHostEvents(plugins, tools, bus);
   const legacyClients = config?.server.legacyClients ?? 'serve';
+  const limits: ServerLimits = { ...(config?.server.limits ?? DEFAULT_LIMITS), ...options.limits };
+  const admission = new RequestAdmission(limits);
+  const listenCap = new ListenStreamCap(limits.maxListenStreams);
 
   // The same for every server; built at the first one, once the plugins are mounted and the lists' hints known.
   let serverOptions: ServerFactoryOptions | undefined;
@@ -236,6 +244,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       openTools: (stream) => planner.openSession(stream),
       streams,
       tasks,
+      admission,
     };
     return createBoundServer(
       {
@@ -298,6 +307,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         listen,
         logger,
         legacyClients,
+        limits,
+        listenCap,
       });
       closers.add(() => serving.close());
       return serving;
@@ -311,7 +322,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
         authToken: http.authToken,
-        maxBodyBytes: http.maxBodyBytes,
+        limits,
+        listenCap,
         legacyClients,
         logger,
         createServer,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseConfig } from '../src/config/index.js';
+import { DEFAULT_LIMITS, parseConfig } from '../src/config/index.js';
 
 // The example from DESIGN.md, with every table and most keys present.
 const EXAMPLE = `[server]
@@ -64,6 +64,10 @@ rate_limit_host = "api.github.com"
 side_effect = "mutates_external"
 invalidates = ["gh__get_issues"]
 speculate = false
+
+[server.limits]
+max_sessions = 200
+max_in_flight_per_client = 4
 `;
 
 describe('parseConfig with a full valid file', () => {
@@ -83,6 +87,7 @@ describe('parseConfig with a full valid file', () => {
       legacyClients: 'serve',
       requestStateTtlS: 300,
       tasks: { afterMs: 1_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, maxTasks: 1_000 },
+      limits: { ...DEFAULT_LIMITS, maxSessions: 200, maxInFlightPerClient: 4 },
     });
   });
 

@@ -1,6 +1,7 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
 export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
+export { DEFAULT_LIMITS, type ServerLimits } from './schema-limits.js';
 export type { PluginCacheHints, PluginDeadlines, PluginIsolation, CacheScope } from './schema-plugin.js';
 export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-enrich.js';
 export type { ToolOverride } from './schema-tools.js';

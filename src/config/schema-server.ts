@@ -2,6 +2,7 @@
 // the stateless era's requestState and tasks.
 import * as z from 'zod';
 import { closedTable, intBetween, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
+import { LimitsSchema, type ServerLimits } from './schema-limits.js';
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -81,6 +82,7 @@ export const ServerConfigSchema = closedTable({
   task_ttl_ms: intBetween(1_000, 86_400_000).default(DEFAULT_TASK_TTL_MS),
   task_poll_interval_ms: intBetween(100, 60_000).default(DEFAULT_TASK_POLL_INTERVAL_MS),
   max_tasks: intBetween(1, 100_000).default(DEFAULT_MAX_TASKS),
+  limits: LimitsSchema.prefault({}),
 }).transform((raw): ServerConfig => ({
   transport: raw.transport,
   http: raw.http ?? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT },
@@ -97,6 +99,7 @@ export const ServerConfigSchema = closedTable({
     pollIntervalMs: raw.task_poll_interval_ms,
     maxTasks: raw.max_tasks,
   },
+  limits: raw.limits,
 }));
 
 export interface ServerConfig {
@@ -123,6 +126,8 @@ export interface ServerConfig {
   requestStateTtlS: number;
   /** Tasks for 2026-07-28 clients that declare the io.modelcontextprotocol/tasks extension. */
   tasks: TaskSettings;
+  /** [server.limits]: caps on sessions, streams, calls in flight and request size. */
+  limits: ServerLimits;
 }
 
 export interface TaskSettings {

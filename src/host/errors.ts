@@ -218,6 +218,12 @@ export const errors = {
     'unavailable',
     (owner: string, detail: string) => `the worker thread of plugin ${owner} stopped: ${detail}`,
   ),
+  serverBusy: define(
+    'E_SERVER_BUSY',
+    'unavailable',
+    (running: number, waiting: number) =>
+      `the server is busy: this client already has ${running} calls running and ${waiting} waiting, the most it may queue; retry once some of them have answered`,
+  ),
   upstreamUnavailable: define(
     'E_UPSTREAM_UNAVAILABLE',
     'unavailable',

@@ -33,6 +33,13 @@ export function unsupportedClaim(message: unknown): string | undefined {
     : String(claimed);
 }
 
+/** True when a request's `_meta` envelope claims a 2026-07-28 revision Foresight serves. */
+export function claimsModernRevision(message: unknown): boolean {
+  const params = (message as { params?: { _meta?: Record<string, unknown> } }).params;
+  const claimed = params?._meta?.[PROTOCOL_VERSION_META_KEY];
+  return typeof claimed === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claimed);
+}
+
 /** Where requests come from. One per stdio connection, legacy HTTP session or modern HTTP request. */
 export interface Connection {
   transport: 'stdio' | 'http' | 'memory';

@@ -7,15 +7,18 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextp
 import {
   type AuthInfo,
   type ServerEventBus,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
   classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
 } from '@modelcontextprotocol/server';
-import type { LegacyPosture } from '../config/index.js';
+import type { LegacyPosture, ServerLimits } from '../config/index.js';
 import type { Logger, McpTool } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
-import { type ListenSubscriptions, listenedResources } from './listen.js';
+import { nestsDeeperThan } from './json-depth.js';
+import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
 import type { Binding, BoundServer } from './server-factory.js';
 
@@ -24,12 +27,12 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   port: number;
   /** Default "/mcp". */
   path?: string;
-  /** Largest request body accepted; default 4 MiB. */
-  maxBodyBytes?: number;
   /** Suggested SSE reconnect delay sent to legacy clients; default 1000 ms. */
   retryIntervalMs?: number;
-  /** A legacy session with no request for this long is closed (clients rarely send DELETE); default 30 min. */
-  sessionIdleMs?: number;
+  /** Sessions, listen streams, body size and nesting, idle expiry, HTTP timeouts. */
+  limits: Omit<ServerLimits, 'maxInFlight' | 'maxInFlightPerClient' | 'maxQueuedPerClient'>;
+  /** Open listen streams, shared with the stdio transport. */
+  listenCap: ListenStreamCap;
   /** Default "serve". */
   legacyClients?: LegacyPosture;
   logger: Logger;
@@ -53,7 +56,18 @@ interface LiveSession {
   transport: NodeStreamableHTTPServerTransport;
   bound: BoundServer;
   lastSeenMs: number;
+  /** False until the session sends a request after initialize: such a session expires sooner. */
+  used: boolean;
+  /** The revision agreed at initialize, which decides whether a batch is allowed. */
+  protocolVersion: string;
+  /** Ids of the session's requests still waiting for their answers. */
+  inFlight: Set<string | number>;
 }
+
+/** How long a client refused for a full server is told to wait before it tries again. */
+const RETRY_AFTER_S = 5;
+/** The one revision whose clients may send JSON-RPC batches: 2025-06-18 removed them again. */
+const BATCHING_REVISION = '2025-03-26';
 
 class BodyError extends Error {
   constructor(
@@ -73,11 +87,12 @@ function sendJsonRpcError(
   id: string | number | null = null,
 ): void {
   if (res.headersSent) return;
+  if (status === 503) res.setHeader('retry-after', String(RETRY_AFTER_S));
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
-async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+async function readJsonBody(req: IncomingMessage, maxBytes: number, maxDepth: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes)
     throw new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`);
@@ -88,11 +103,37 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unk
     if (size > maxBytes) throw new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`);
     chunks.push(chunk as Buffer);
   }
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     throw new BodyError(400, -32700, `parse error: ${(error as Error).message}`);
   }
+  if (nestsDeeperThan(body, maxDepth))
+    throw new BodyError(
+      400,
+      -32602,
+      `invalid params: the message nests objects and arrays more than ${maxDepth} levels deep (arguments and _meta included); send a flatter value`,
+    );
+  return body;
+}
+
+/** The ids of the requests in a body (one message or a batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const ids: Array<string | number> = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
+}
+
+/** The revision a legacy initialize settles on: the one asked for when served, else the latest. */
+function negotiatedVersion(initialize: unknown): string {
+  const asked = (initialize as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+  return typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
+    ? asked
+    : LATEST_PROTOCOL_VERSION;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -118,8 +159,11 @@ export function principalFromAuthInfo(authInfo: AuthInfo | undefined): string {
 
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const path = options.path ?? '/mcp';
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const { limits } = options;
+  const maxBodyBytes = limits.maxRequestBytes;
   const sessions = new Map<string, LiveSession>();
+  /** Sessions whose initialize is being served: they count against the cap before they have an id. */
+  let opening = 0;
   let guard = createHttpGuard({ ...options, port: options.port });
   // Holders of the static token share one principal; the fingerprint names it without carrying it.
   const tokenFingerprint =
@@ -146,24 +190,77 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   });
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: string) => {
-    const bound = options.createServer({
-      era: 'legacy',
-      connection: { transport: 'http', principal, stream: `session:${randomUUID()}` },
-    });
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: createMemoryEventStore(),
-      retryInterval: options.retryIntervalMs ?? 1_000,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, bound, lastSeenMs: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      bound.dispose();
-    };
-    await bound.server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (sessions.size + opening >= limits.maxSessions)
+      return sendJsonRpcError(
+        res,
+        503,
+        -32000,
+        `too many sessions: ${limits.maxSessions} are open, the most this server keeps (server.limits.max_sessions); retry later`,
+      );
+    opening++;
+    try {
+      const bound = options.createServer({
+        era: 'legacy',
+        connection: { transport: 'http', principal, stream: `session:${randomUUID()}` },
+      });
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: createMemoryEventStore(),
+        retryInterval: options.retryIntervalMs ?? 1_000,
+        onsessioninitialized: (id) => {
+          sessions.set(id, {
+            transport,
+            bound,
+            lastSeenMs: Date.now(),
+            used: false,
+            protocolVersion: negotiatedVersion(body),
+            inFlight: new Set(),
+          });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+        bound.dispose();
+      };
+      await bound.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      opening--;
+    }
+  };
+
+  /**
+   * A POST to a live session. JSON-RPC ids name one request: a second request under an id still waiting for its
+   * answer would take that answer's place in the SDK's routing, so it is refused and the first one keeps it.
+   */
+  const postToSession = (req: IncomingMessage, res: ServerResponse, body: unknown, live: LiveSession) => {
+    if (Array.isArray(body) && live.protocolVersion !== BATCHING_REVISION)
+      return sendJsonRpcError(
+        res,
+        400,
+        -32600,
+        `invalid request: JSON-RPC batches are not part of protocol revision ${live.protocolVersion} (only ${BATCHING_REVISION} had them); send one message per request`,
+      );
+    const ids = requestIds(body);
+    const reused = ids.find((id) => live.inFlight.has(id));
+    if (reused !== undefined || new Set(ids).size !== ids.length) {
+      const id = reused ?? ids.find((candidate, at) => ids.indexOf(candidate) !== at)!;
+      return sendJsonRpcError(
+        res,
+        409,
+        -32600,
+        `invalid request: id ${JSON.stringify(id)} is still in use by a request in flight on this session; use a new id`,
+        id,
+      );
+    }
+    if (ids.length > 0) {
+      live.used = true;
+      for (const id of ids) live.inFlight.add(id);
+      res.once('close', () => {
+        for (const id of ids) live.inFlight.delete(id);
+      });
+    }
+    return live.transport.handleRequest(req, res, body);
   };
 
   /** The parameters each tool schema mirrors into headers, worked out once per schema. */
@@ -190,11 +287,22 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     // SEP-2243: a server that reads the body checks the headers a tool's parameters are mirrored into.
     const mismatch = modern ? paramMismatch(req, body) : undefined;
     if (mismatch) return sendJsonRpcError(res, 400, -32020, `Header mismatch: ${mismatch.why}`, mismatch.id);
-    const listen = listenedResources(body);
-    if (listen && listen.uris.length > 0) {
+    const listen = modern ? listenedResources(body) : undefined;
+    if (listen) {
+      if (!options.listenCap.take())
+        return sendJsonRpcError(
+          res,
+          503,
+          -32000,
+          `too many listen streams: ${options.listenCap.max} are open, the most this server keeps (server.limits.max_listen_streams); retry later`,
+          listen.id,
+        );
       const key = `http:${randomUUID()}`;
       options.listen.opened(key, listen.uris);
-      res.once('close', () => options.listen.closed(key));
+      res.once('close', () => {
+        options.listen.closed(key);
+        options.listenCap.release();
+      });
     }
     await serveModern(req, res, body);
   };
@@ -213,7 +321,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     const live = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (live) live.lastSeenMs = Date.now();
 
-    const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes, limits.maxDepth) : undefined;
     const era = classifyInboundRequest({
       httpMethod: req.method ?? 'GET',
       protocolVersionHeader: header(req, 'mcp-protocol-version'),
@@ -227,7 +335,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       return handleModern(req, res, body, era.kind === 'modern');
 
     if (req.method === 'POST') {
-      if (live) return live.transport.handleRequest(req, res, body);
+      if (live) return postToSession(req, res, body, live);
       if (sessionId !== undefined)
         return sendJsonRpcError(res, 404, -32001, 'session not found; initialize again');
       if (!isInitializeRequest(body)) {
@@ -252,17 +360,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     return sendJsonRpcError(res, 405, -32600, `method ${req.method ?? ''} not allowed`);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof BodyError)
-        return sendJsonRpcError(res, error.status, error.rpcCode, error.message);
-      options.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'HTTP request failed',
-      );
-      sendJsonRpcError(res, 500, -32603, 'internal error');
-    });
-  });
+  const server = createServer(
+    // A client that trickles its headers or body holds a socket: it gets these long, then the socket closes.
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        if (error instanceof BodyError)
+          return sendJsonRpcError(res, error.status, error.rpcCode, error.message);
+        options.logger.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'HTTP request failed',
+        );
+        sendJsonRpcError(res, 500, -32603, 'internal error');
+      });
+    },
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -272,16 +384,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const idleMs = limits.sessionIdleS * 1000;
+  const unusedIdleMs = limits.unusedSessionIdleS * 1000;
   const sweeper = setInterval(
     () => {
-      const cutoff = Date.now() - idleMs;
+      const now = Date.now();
       for (const live of sessions.values()) {
         // An open GET stream counts as activity only when it began; idle here means no request at all.
-        if (live.lastSeenMs < cutoff) void live.transport.close();
+        if (live.lastSeenMs < now - (live.used ? idleMs : unusedIdleMs)) void live.transport.close();
       }
     },
-    Math.min(idleMs, 60_000),
+    // A tenth of the shorter expiry, so a session lives at most 10% past it.
+    Math.max(1_000, Math.min(idleMs, unusedIdleMs) / 10),
   );
   sweeper.unref();
   // With port 0 the real port is known only now, and the Host check needs it.

@@ -21,7 +21,8 @@ export {
   type TaskSupport,
   taskSupportOf,
 } from './tasks/index.js';
-export { ListenSubscriptions, publishHostEvents } from './listen.js';
+export { ListenStreamCap, ListenSubscriptions, publishHostEvents } from './listen.js';
+export { RequestAdmission, AdmissionRefused, type AdmissionLimits } from './admission.js';
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';

@@ -61,6 +61,28 @@ export class ListenSubscriptions {
   }
 }
 
+/** How many listen streams may be open at once, over every transport of the process. */
+export class ListenStreamCap {
+  private open = 0;
+
+  constructor(readonly max: number) {}
+
+  /** Takes a place for a new stream; false when every place is taken. Pair each true with `release()`. */
+  take(): boolean {
+    if (this.open >= this.max) return false;
+    this.open++;
+    return true;
+  }
+
+  release(): void {
+    if (this.open > 0) this.open--;
+  }
+
+  get count(): number {
+    return this.open;
+  }
+}
+
 /** The resource URIs a `subscriptions/listen` request asks for; undefined for any other message. */
 export function listenedResources(message: unknown): { id: string | number; uris: string[] } | undefined {
   if (typeof message !== 'object' || message === null) return undefined;

@@ -10,6 +10,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { CallEnvironment, PluginHost } from '../host/index.js';
+import { errors } from '../host/index.js';
+import { AdmissionRefused, type RequestAdmission } from './admission.js';
 import type { AgentStreams } from './agent-streams.js';
 import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
@@ -52,6 +54,8 @@ export interface ServerFactoryOptions extends WireErrorOptions {
   streams: AgentStreams;
   /** Tasks (the io.modelcontextprotocol/tasks extension) for modern clients; none without it. */
   tasks?: TaskPolicy;
+  /** Bounds the calls running at once, in all and per client. */
+  admission: RequestAdmission;
 }
 
 /** What one Server serves: its era, and where its requests come from. */
@@ -152,6 +156,24 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
     );
   };
 
+  // A connection that is one agent is one client; modern HTTP requests are known by their principal alone, since
+  // what else they say of themselves (clientInfo, trace id) is theirs to vary.
+  const client = connection.stream ?? connection.principal;
+  /** Runs `fn` once the call has a slot (see RequestAdmission); a client whose queue is full is refused. */
+  const admitted = async <T>(ctx: ServerContext, fn: () => Promise<T>): Promise<T> => {
+    let release: () => void;
+    try {
+      release = await options.admission.admit(client, ctx.mcpReq.signal);
+    } catch (error) {
+      throw error instanceof AdmissionRefused ? errors.serverBusy(error.running, error.waiting) : error;
+    }
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+
   const guard = async <T>(target: string, fn: () => Promise<T>, notFoundCode?: number): Promise<T> => {
     try {
       return await fn();
@@ -184,11 +206,13 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
           { tool: name, principal: connection.principal, capabilities: envelopeOf(ctx).clientCapabilities },
           options,
         );
-      const result = await withInput(
-        ctx,
-        { method: 'tools/call', name, args: args ?? {} },
-        (env) => tools.callTool(name, args ?? {}, env),
-        escalation,
+      const result = await admitted(ctx, () =>
+        withInput(
+          ctx,
+          { method: 'tools/call', name, args: args ?? {} },
+          (env) => tools.callTool(name, args ?? {}, env),
+          escalation,
+        ),
       );
       // The SDK's tools/call result type has no CreateTaskResult; its 2026-07-28 codec passes resultType "task".
       if (isCreateTaskResult(result)) return result as unknown as CallToolResult;
@@ -218,8 +242,10 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
         const builtin = builtins.get(uri);
         // Foresight's own resources describe this process as it runs: fresh each time, never shared.
         if (builtin) return withReadHints(uri, builtin.read(), PRIVATE_UNCACHED);
-        const result = await withInput(ctx, { method: 'resources/read', name: uri, args: {} }, (env) =>
-          host.readResource(uri, env),
+        const result = await admitted(ctx, () =>
+          withInput(ctx, { method: 'resources/read', name: uri, args: {} }, (env) =>
+            host.readResource(uri, env),
+          ),
         );
         if ('resultType' in result) return result;
         return withReadHints(uri, options.redactResult(result), undefined);
@@ -231,14 +257,16 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;
     return guard(`prompt "${name}"`, async () => {
-      const result = await withInput(ctx, { method: 'prompts/get', name, args: args ?? {} }, (env) =>
-        host.getPrompt(name, args, env),
+      const result = await admitted(ctx, () =>
+        withInput(ctx, { method: 'prompts/get', name, args: args ?? {} }, (env) =>
+          host.getPrompt(name, args, env),
+        ),
       );
       return 'resultType' in result ? result : options.redactResult(result);
     });
   });
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    guard('completion', () => host.complete(request.params, plainEnv(ctx))),
+    guard('completion', () => admitted(ctx, () => host.complete(request.params, plainEnv(ctx)))),
   );
 
   const detach: (() => void)[] = [];

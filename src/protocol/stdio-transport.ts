@@ -5,11 +5,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { nestsDeeperThan } from './json-depth.js';
 import { endedRequestId } from './listen.js';
 import { NOT_JSON_RPC } from './wire-errors.js';
 
 /** Default cap on one JSON-RPC line: 4 MiB, the same as the HTTP body cap. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_DEPTH = 64;
+const DEFAULT_MAX_UNANSWERED = 1024;
 
 const CR = 13;
 const WRITTEN: Promise<void> = Promise.resolve();
@@ -18,6 +21,13 @@ export interface LineTransportOptions {
   input?: Readable;
   output?: Writable;
   maxLineBytes?: number;
+  /** Deepest nesting of objects and arrays in one message; a deeper request is refused (-32602). Default 64. */
+  maxDepth?: number;
+  /**
+   * Requests read and not yet answered at which the transport stops reading its input, until half of them are
+   * answered: a client that pipelines without bound is slowed down to the server's pace. Default 1024.
+   */
+  maxUnanswered?: number;
   /** Sees every message read and every message written (in that order of events), e.g. to follow listen streams. */
   observe?: { inbound?(message: JSONRPCMessage): void; outbound?(message: JSONRPCMessage): void };
   /** Refuses a request before it is served: the error it returns is the answer. */
@@ -39,6 +49,10 @@ export class LineStdioTransport implements Transport {
   private readonly input: Readable;
   private readonly output: Writable;
   private readonly maxLineBytes: number;
+  private readonly maxDepth: number;
+  private readonly maxUnanswered: number;
+  /** Input read while reading was paused, taken up again when it resumes. */
+  private backlog: Buffer | undefined;
   private readonly observe: LineTransportOptions['observe'];
   private readonly screen: LineTransportOptions['screen'];
   private pending: Buffer[] = [];
@@ -51,6 +65,8 @@ export class LineStdioTransport implements Transport {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxUnanswered = options.maxUnanswered ?? DEFAULT_MAX_UNANSWERED;
     this.observe = options.observe;
     this.screen = options.screen;
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
@@ -79,7 +95,7 @@ export class LineStdioTransport implements Transport {
   };
 
   private closeWhenAnswered(): void {
-    if (this.inputEnded && this.unanswered.size === 0) void this.close();
+    if (this.inputEnded && this.unanswered.size === 0 && this.backlog === undefined) void this.close();
   }
 
   /**
@@ -110,9 +126,30 @@ export class LineStdioTransport implements Transport {
       this.take(rest.subarray(0, newline));
       this.finishLine();
       rest = rest.subarray(newline + 1);
+      // The rest of a chunk read before the pause waits with the input, so the bound holds to the request.
+      if (this.backlog !== undefined || this.isPaused()) {
+        if (rest.length > 0) this.backlog = rest;
+        return;
+      }
     }
     if (rest.length > 0) this.take(rest);
   };
+
+  private isPaused(): boolean {
+    if (this.unanswered.size < this.maxUnanswered) return false;
+    this.input.pause();
+    this.backlog ??= Buffer.alloc(0);
+    return true;
+  }
+
+  /** Reads on once half of the requests that filled the bound are answered. */
+  private resumeIfDrained(): void {
+    if (this.backlog === undefined || this.isClosed || this.unanswered.size > this.maxUnanswered / 2) return;
+    const backlog = this.backlog;
+    this.backlog = undefined;
+    if (backlog.length > 0) this.onData(backlog);
+    if (this.backlog === undefined) this.input.resume();
+  }
 
   private take(part: Buffer): void {
     if (this.skipping) return;
@@ -144,6 +181,15 @@ export class LineStdioTransport implements Transport {
       value = JSON.parse(line);
     } catch (error) {
       this.reply(null, -32700, `parse error: ${(error as Error).message}`);
+      return;
+    }
+    if (nestsDeeperThan(value, this.maxDepth)) {
+      const id = (value as { id?: unknown }).id;
+      this.reply(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        -32602,
+        `invalid params: the message nests objects and arrays more than ${this.maxDepth} levels deep (arguments and _meta included); send a flatter value`,
+      );
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
@@ -198,7 +244,9 @@ export class LineStdioTransport implements Transport {
     const id = 'method' in message ? undefined : (message as { id?: string | number }).id;
     if (id === undefined) return;
     this.listening.delete(id);
-    if (this.unanswered.delete(id)) this.closeWhenAnswered();
+    if (!this.unanswered.delete(id)) return;
+    this.resumeIfDrained();
+    this.closeWhenAnswered();
   }
 
   async close(): Promise<void> {

@@ -3,20 +3,36 @@
 import { randomUUID } from 'node:crypto';
 import { type JSONRPCMessage, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
-import type { LegacyPosture } from '../config/index.js';
+import type { LegacyPosture, ServerLimits } from '../config/index.js';
 import type { Logger } from '../host/index.js';
-import { LOCAL_PRINCIPAL, MODERN_PROTOCOL_VERSIONS, unsupportedClaim } from './caller.js';
-import { type ListenSubscriptions, endedRequestId, listenedResources } from './listen.js';
+import {
+  LOCAL_PRINCIPAL,
+  MODERN_PROTOCOL_VERSIONS,
+  claimsModernRevision,
+  unsupportedClaim,
+} from './caller.js';
+import {
+  type ListenStreamCap,
+  type ListenSubscriptions,
+  endedRequestId,
+  listenedResources,
+} from './listen.js';
 import type { Binding, BoundServer } from './server-factory.js';
 import { type LineTransportOptions, LineStdioTransport } from './stdio-transport.js';
 
 export interface StdioServeOptions extends Pick<LineTransportOptions, 'input' | 'output'> {
   createServer(binding: Binding): BoundServer;
   listen: ListenSubscriptions;
+  /** Open listen streams, shared with the HTTP transport. */
+  listenCap: ListenStreamCap;
   logger: Logger;
   /** Default "serve". */
   legacyClients?: LegacyPosture;
+  limits: Pick<ServerLimits, 'maxRequestBytes' | 'maxDepth' | 'maxInFlightPerClient' | 'maxQueuedPerClient'>;
 }
+
+/** What a connection may ask before it says which revision it speaks: a ping, or its opening request. */
+const BEFORE_OPENING = new Set(['ping', 'initialize', 'server/discover']);
 
 export interface StdioServing {
   /** Resolves when the client closes stdin or the transport closes. */
@@ -31,15 +47,25 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
   const streamKey = (id: string | number) => `stdio:${connection}:${JSON.stringify(id)}`;
   const ended = (message: JSONRPCMessage) => {
     const id = endedRequestId(message);
-    if (id !== undefined && listening.delete(id)) options.listen.closed(streamKey(id));
+    if (id === undefined || !listening.delete(id)) return;
+    options.listen.closed(streamKey(id));
+    options.listenCap.release();
   };
+  // Until a 2025 client's initialize or a 2026-07-28 request opens the connection, nothing else is served.
+  let opened = false;
   const transport = new LineStdioTransport({
     input: options.input,
     output: options.output,
+    maxLineBytes: options.limits.maxRequestBytes,
+    maxDepth: options.limits.maxDepth,
+    // A stdio connection is one client: it is slowed down where its calls would start to be refused.
+    maxUnanswered: options.limits.maxInFlightPerClient + options.limits.maxQueuedPerClient,
     observe: {
       inbound: (message) => {
         const listen = listenedResources(message);
         if (listen) {
+          // The screen below refused the stream when every place was taken.
+          options.listenCap.take();
           listening.add(listen.id);
           options.listen.opened(streamKey(listen.id), listen.uris);
         } else ended(message);
@@ -47,8 +73,22 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
       outbound: ended,
     },
     screen: (request) => {
+      if (listenedResources(request) && options.listenCap.count >= options.listenCap.max)
+        return {
+          code: -32000,
+          message: `too many listen streams: ${options.listenCap.max} are open, the most this server keeps (server.limits.max_listen_streams); close one first`,
+        };
       const requested = unsupportedClaim(request);
-      if (requested === undefined) return undefined;
+      if (requested === undefined) {
+        if (opened || !('method' in request)) return undefined;
+        if (request.method === 'initialize' || claimsModernRevision(request)) opened = true;
+        else if (!BEFORE_OPENING.has(request.method))
+          return {
+            code: ProtocolErrorCode.InvalidRequest,
+            message: `${request.method} before the connection is open: a 2025 client sends initialize first; a 2026-07-28 request carries _meta["io.modelcontextprotocol/protocolVersion"]`,
+          };
+        return undefined;
+      }
       return {
         code: ProtocolErrorCode.UnsupportedProtocolVersion,
         message: `Unsupported protocol version: ${requested}`,
@@ -73,7 +113,10 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
     },
   );
   const closed = transport.closed.then(() => {
-    for (const id of listening) options.listen.closed(streamKey(id));
+    for (const id of listening) {
+      options.listen.closed(streamKey(id));
+      options.listenCap.release();
+    }
     listening.clear();
   });
   return { closed, close: () => handle.close() };
