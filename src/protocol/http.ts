@@ -74,6 +74,7 @@ class BodyError extends Error {
     readonly status: number,
     readonly rpcCode: number,
     message: string,
+    readonly id: string | number | null = null,
   ) {
     super(message);
   }
@@ -114,8 +115,15 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number, maxDepth: nu
       400,
       -32602,
       `invalid params: the message nests objects and arrays more than ${maxDepth} levels deep (arguments and _meta included); send a flatter value`,
+      idOf(body),
     );
   return body;
+}
+
+/** The id of a single request, for an error that answers it. */
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 /** The ids of the requests in a body (one message or a batch). */
@@ -275,7 +283,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (!params) mirrored.set(schema, (params = headerParams(schema)));
     if (params.length === 0) return undefined;
     const why = paramHeaderMismatch(params, call.params.arguments, (name) => header(req, name));
-    const id = typeof call.id === 'string' || typeof call.id === 'number' ? call.id : null;
+    const id = idOf(body);
     return why === undefined ? undefined : { why, id };
   };
 
@@ -366,7 +374,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         if (error instanceof BodyError)
-          return sendJsonRpcError(res, error.status, error.rpcCode, error.message);
+          return sendJsonRpcError(res, error.status, error.rpcCode, error.message, error.id);
         options.logger.error(
           { err: error instanceof Error ? error.message : String(error) },
           'HTTP request failed',

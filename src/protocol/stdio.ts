@@ -81,7 +81,12 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
       const requested = unsupportedClaim(request);
       if (requested === undefined) {
         if (opened || !('method' in request)) return undefined;
-        if (request.method === 'initialize' || claimsModernRevision(request)) opened = true;
+        // server/discover is a probe: the SDK pins the connection's era on the first request after it.
+        if (
+          request.method === 'initialize' ||
+          (claimsModernRevision(request) && request.method !== 'server/discover')
+        )
+          opened = true;
         else if (!BEFORE_OPENING.has(request.method))
           return {
             code: ProtocolErrorCode.InvalidRequest,
