@@ -42,6 +42,7 @@ import {
   RequestStateSeal,
   type StdioServing,
   TaskStore,
+  checkExposure,
   combinedHints,
   createBoundServer,
   publishHostEvents,
@@ -94,6 +95,11 @@ export interface HttpOptions {
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   authToken?: string;
+  /**
+   * Serve an address beyond loopback (0.0.0.0, a LAN address) without `authToken`; default false: serveHttp
+   * refuses, since anyone who reaches the port could call every tool. When true, a warning is logged.
+   */
+  allowUnauthenticated?: boolean;
 }
 
 export interface ForesightHost {
@@ -314,10 +320,19 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       return serving;
     },
     async serveHttp(http) {
+      const address = { host: http.host ?? '127.0.0.1', port: http.port };
+      const exposure = checkExposure(
+        address,
+        {
+          authenticated: http.authToken !== undefined,
+          allowUnauthenticated: http.allowUnauthenticated ?? false,
+        },
+        { where: 'serveHttp', auth: 'authToken', allow: 'allowUnauthenticated: true' },
+      );
       await start();
       const serving = await serveHttp({
-        host: http.host ?? '127.0.0.1',
-        port: http.port,
+        host: address.host,
+        port: address.port,
         path: http.path,
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
@@ -332,6 +347,11 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         toolSchema: (name) => tools.listed(name)?.tool.inputSchema,
       });
       closers.add(() => serving.close());
+      if (exposure === 'accepted')
+        logger.warn(
+          { url: serving.url, host: address.host },
+          'serving HTTP beyond loopback without authentication (allow_unauthenticated): anyone who reaches the port can call every tool',
+        );
       return serving;
     },
     async close() {

@@ -35,13 +35,13 @@ describe('caching hints per plugin', () => {
 
   it('refuses a negative or fractional TTL, one over a day, and an unknown scope, saying what is allowed', () => {
     expect(failure('[plugins.workspace]\ncache_ttl_ms = -1\n').message).toBe(
-      `${FILE}:2: plugins.workspace.cache_ttl_ms: expected an integer from 0 to 86400000, got -1`,
+      `${FILE}:2: plugins.workspace.cache_ttl_ms: expected a whole number of milliseconds from 0 to 86400000, got -1`,
     );
     expect(failure('[plugins.workspace]\ncache_ttl_ms = 1.5\n').message).toMatch(
-      /expected an integer from 0 to 86400000/,
+      /expected a whole number of milliseconds from 0 to 86400000/,
     );
     expect(failure('[plugins.workspace]\ncache_ttl_ms = 86400001\n').message).toMatch(
-      /expected an integer from 0 to 86400000/,
+      /expected a whole number of milliseconds from 0 to 86400000/,
     );
     expect(failure('[plugins.workspace]\ncache_scope = "shared"\n').message).toBe(
       `${FILE}:2: plugins.workspace.cache_scope: expected one of "public", "private", got "shared"`,
@@ -82,7 +82,7 @@ describe('[server] for the eras', () => {
       `${FILE}:2: server.legacy_clients: expected one of "serve", "reject", got "maybe"`,
     );
     expect(failure('[server]\nrequest_state_ttl_s = 0\n').message).toMatch(
-      /expected an integer from 1 to 86400/,
+      /expected a whole number of seconds from 1 to 86400,/,
     );
   });
 

@@ -37,15 +37,15 @@ describe('unknown keys and bad values name the key, the file and its line', () =
     const text = '# Foresight\n\n[server]\nlog_level = "warn"\ntrnasport = "http"\n';
     expect(failure(text).message).toBe(
       `${FILE}:5: server.trnasport: unknown key "trnasport" (did you mean "transport"?); ` +
-        'allowed: transport, http, allowed_hosts, allowed_origins, auth_token_env, log_level, legacy_clients, ' +
-        'request_state_key_env, request_state_ttl_s, task_after_ms, task_ttl_ms, task_poll_interval_ms, max_tasks',
+        'allowed: transport, http, allowed_hosts, allowed_origins, auth_token_env, allow_unauthenticated, log_level, ' +
+        'legacy_clients, request_state_key_env, request_state_ttl_s, task_after_ms, task_ttl_ms, task_poll_interval_ms, max_tasks',
     );
   });
 
   test('bad value of a plugin host key says what is allowed and what was given', () => {
     const text = '[plugins.workspace]\nroot = "."\n\n[plugins.gh]\nuse = "github"\ndeadline_ms = -5\n';
     expect(failure(text).message).toBe(
-      `${FILE}:6: plugins.gh.deadline_ms: expected a positive integer, got -5`,
+      `${FILE}:6: plugins.gh.deadline_ms: expected a whole number of milliseconds from 1 to 2147483647 (the timer limit, about 24.8 days), got -5`,
     );
   });
 
@@ -120,7 +120,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
     expect(message.split('\n')).toEqual([
       `${FILE}: 4 problems:`,
       `  ${FILE}:${lineOf(text, 'transport')}: server.transport: expected one of "stdio", "http", got "smoke"`,
-      `  ${FILE}:${lineOf(text, 'deadline_ms')}: plugins.gh.deadline_ms: expected a positive integer, got 1.5`,
+      `  ${FILE}:${lineOf(text, 'deadline_ms')}: plugins.gh.deadline_ms: expected a whole number of milliseconds from 1 to 2147483647 (the timer limit, about 24.8 days), got 1.5`,
       `  ${FILE}:${lineOf(text, 'enabled')}: planner.enabled: expected true or false, got "yes"`,
       `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
     ]);

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       http: { host: '127.0.0.1', port: 3000 },
       allowedHosts: [],
       allowedOrigins: [],
+      allowUnauthenticated: false,
       logLevel: 'info',
       legacyClients: 'serve',
       requestStateTtlS: 300,

@@ -83,6 +83,7 @@ describe('parseConfig with a full valid file', () => {
       http: { host: '0.0.0.0', port: 8080 },
       allowedHosts: ['foresight.local'],
       allowedOrigins: ['https://app.example.com'],
+      allowUnauthenticated: false,
       logLevel: 'debug',
       legacyClients: 'serve',
       requestStateTtlS: 300,

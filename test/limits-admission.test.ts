@@ -145,7 +145,11 @@ describe('over stdio: a client pipelining without bound', () => {
       buffered += chunk.toString('utf8');
       let newline: number;
       while ((newline = buffered.indexOf('\n')) !== -1) {
-        const message = JSON.parse(buffered.slice(0, newline)) as { id?: number };
+        const message = JSON.parse(buffered.slice(0, newline)) as {
+          id?: number;
+          result?: { isError?: boolean };
+          error?: unknown;
+        };
         buffered = buffered.slice(newline + 1);
         if (typeof message.id === 'number') answers.set(message.id, message);
       }

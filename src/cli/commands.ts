@@ -1,5 +1,12 @@
 // The CLI's commands: serve, tools, call, check (each loads the config and runs the full host), and stats.
-import { type ForesightConfig, loadConfig, parseHttpAddress, resolveAuthToken } from '../config/index.js';
+import {
+  EMBEDDED_DEFAULT,
+  type ForesightConfig,
+  isAuthenticated,
+  loadConfig,
+  parseHttpAddress,
+  resolveAuthToken,
+} from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
 import { describeThrown, type LogLevel, type MountedPlugin } from '../host/index.js';
 import {
@@ -11,6 +18,7 @@ import {
   plannerStateFile,
   rankEdgesByDivergence,
 } from '../planner/index.js';
+import { checkExposure } from '../protocol/index.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 
 export interface CommonOptions {
@@ -78,6 +86,17 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
       : config.server.transport === 'http'
         ? config.server.http
         : undefined;
+  // Refused before any plugin starts, naming the config keys that lift it.
+  if (address !== undefined)
+    checkExposure(
+      address,
+      { authenticated: isAuthenticated(config), allowUnauthenticated: config.server.allowUnauthenticated },
+      {
+        where: options.http === undefined ? (config.file ?? EMBEDDED_DEFAULT) : `--http ${options.http}`,
+        auth: `server.auth_token_env${config.file === undefined ? '' : ` in ${config.file}`}`,
+        allow: 'server.allow_unauthenticated = true',
+      },
+    );
   let stopping = false;
   const shutdown = async (why: string) => {
     if (stopping) return;
@@ -101,6 +120,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
         allowedHosts: config.server.allowedHosts,
         allowedOrigins: config.server.allowedOrigins,
         authToken: resolveAuthToken(config),
+        allowUnauthenticated: config.server.allowUnauthenticated,
       });
       process.stderr.write(`foresight: ${summary}, serving Streamable HTTP on ${serving.url}\n`);
     } else {

@@ -1,6 +1,6 @@
 // The whole foresight.toml: which top-level tables exist and the schema of each.
 import * as z from 'zod';
-import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
+import { PUBLISHED_TOOL_NAME_PATTERN, durationS } from '../host/index.js';
 import {
   booleanValue,
   closedTable,
@@ -55,8 +55,8 @@ export const PlannerConfigSchema = closedTable({
   token_budget: positiveInt('a positive whole number of tokens').default(4000),
   max_in_flight: positiveInt().default(4),
   per_host_in_flight: positiveInt().default(2),
-  default_ttl_s: positiveInt('a positive whole number of seconds').default(60),
-  think_window_s: positiveInt('a positive whole number of seconds').default(30),
+  default_ttl_s: durationS({ min: 1 }).default(60),
+  think_window_s: durationS({ min: 1 }).default(30),
   learning: booleanValue().default(true),
   state_file: nonEmptyString('a file path').optional(),
 }).transform((raw): PlannerConfig => ({

@@ -1,6 +1,6 @@
 // The [server.limits] table: how much one process and one client may hold at once, so that no client can exhaust
 // the server's memory, sockets or event loop, or keep the others waiting.
-import * as z from 'zod';
+import { durationMs, durationS } from '../host/index.js';
 import { closedTable, intBetween } from './leaf-schemas.js';
 
 const MIB = 1024 * 1024;
@@ -23,15 +23,15 @@ export const DEFAULT_LIMITS: ServerLimits = {
 export const LimitsSchema = closedTable({
   max_sessions: intBetween(1, 100_000).default(DEFAULT_LIMITS.maxSessions),
   max_listen_streams: intBetween(1, 100_000).default(DEFAULT_LIMITS.maxListenStreams),
-  session_idle_s: intBetween(10, 86_400).default(DEFAULT_LIMITS.sessionIdleS),
-  unused_session_idle_s: intBetween(5, 86_400).default(DEFAULT_LIMITS.unusedSessionIdleS),
+  session_idle_s: durationS({ min: 10, max: 86_400 }).default(DEFAULT_LIMITS.sessionIdleS),
+  unused_session_idle_s: durationS({ min: 5, max: 86_400 }).default(DEFAULT_LIMITS.unusedSessionIdleS),
   max_in_flight: intBetween(1, 10_000).default(DEFAULT_LIMITS.maxInFlight),
   max_in_flight_per_client: intBetween(1, 10_000).default(DEFAULT_LIMITS.maxInFlightPerClient),
   max_queued_per_client: intBetween(0, 100_000).default(DEFAULT_LIMITS.maxQueuedPerClient),
   max_request_bytes: intBetween(1024, 256 * MIB).default(DEFAULT_LIMITS.maxRequestBytes),
   max_depth: intBetween(8, 1_000).default(DEFAULT_LIMITS.maxDepth),
-  headers_timeout_ms: intBetween(1_000, 600_000).default(DEFAULT_LIMITS.headersTimeoutMs),
-  request_timeout_ms: intBetween(1_000, 3_600_000).default(DEFAULT_LIMITS.requestTimeoutMs),
+  headers_timeout_ms: durationMs({ min: 1_000, max: 600_000 }).default(DEFAULT_LIMITS.headersTimeoutMs),
+  request_timeout_ms: durationMs({ min: 1_000, max: 3_600_000 }).default(DEFAULT_LIMITS.requestTimeoutMs),
 }).transform((raw): ServerLimits => ({
   maxSessions: raw.max_sessions,
   maxListenStreams: raw.max_listen_streams,

@@ -1,15 +1,7 @@
 // A [plugins.<name>] table: the host's keys (kind, prefix, deadlines, isolation) and the plugin's own options.
 import * as z from 'zod';
-import { isValidPluginId } from '../host/index.js';
-import {
-  booleanValue,
-  closedTable,
-  intBetween,
-  nonEmptyString,
-  oneOf,
-  openTable,
-  positiveInt,
-} from './leaf-schemas.js';
+import { durationMs, isValidPluginId } from '../host/index.js';
+import { booleanValue, closedTable, nonEmptyString, oneOf, openTable } from './leaf-schemas.js';
 
 export const DEFAULT_CALL_DEADLINE_MS = 30_000;
 export const DEFAULT_LIFECYCLE_DEADLINE_MS = 10_000;
@@ -66,13 +58,13 @@ export interface PluginDeadlines {
 }
 
 const DeadlinesSchema = closedTable({
-  call_tool: positiveInt().optional(),
-  read_resource: positiveInt().optional(),
-  get_prompt: positiveInt().optional(),
-  complete: positiveInt().optional(),
-  start: positiveInt().optional(),
-  shutdown: positiveInt().optional(),
-  task: positiveInt().optional(),
+  call_tool: durationMs({ min: 1 }).optional(),
+  read_resource: durationMs({ min: 1 }).optional(),
+  get_prompt: durationMs({ min: 1 }).optional(),
+  complete: durationMs({ min: 1 }).optional(),
+  start: durationMs({ min: 1 }).optional(),
+  shutdown: durationMs({ min: 1 }).optional(),
+  task: durationMs({ min: 1 }).optional(),
 });
 
 /** What a plugin table says, before the loader adds its name, location and resolved module path. */
@@ -92,10 +84,10 @@ export const PluginSettingsSchema = openTable({
   module: nonEmptyString('a path to a plugin module').optional(),
   prefix: PrefixSchema.optional(),
   enabled: booleanValue().default(true),
-  deadline_ms: positiveInt().optional(),
+  deadline_ms: durationMs({ min: 1 }).optional(),
   deadlines_ms: DeadlinesSchema.optional(),
   isolation: oneOf(ISOLATIONS).default('inline'),
-  cache_ttl_ms: intBetween(0, MAX_CACHE_TTL_MS).default(0),
+  cache_ttl_ms: durationMs({ max: MAX_CACHE_TTL_MS }).default(0),
   cache_scope: oneOf(CACHE_SCOPES).default('private'),
 })
   .superRefine((table, ctx) => {

@@ -1,7 +1,16 @@
 // The [server] table: transport, HTTP listen address, DNS-rebinding allow-lists, bearer token variable, log level,
 // the stateless era's requestState and tasks.
 import * as z from 'zod';
-import { closedTable, intBetween, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
+import { durationMs, durationS } from '../host/index.js';
+import {
+  booleanValue,
+  closedTable,
+  intBetween,
+  listOf,
+  matching,
+  nonEmptyString,
+  oneOf,
+} from './leaf-schemas.js';
 import { LimitsSchema, type ServerLimits } from './schema-limits.js';
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
@@ -71,16 +80,17 @@ export const ServerConfigSchema = closedTable({
     ENV_NAME_PATTERN,
     'an environment variable name such as "FORESIGHT_TOKEN"',
   ).optional(),
+  allow_unauthenticated: booleanValue().default(false),
   log_level: oneOf(LOG_LEVELS).default('info'),
   legacy_clients: oneOf(LEGACY_POSTURES).default('serve'),
   request_state_key_env: matching(
     ENV_NAME_PATTERN,
     'an environment variable name such as "FORESIGHT_STATE_KEY"',
   ).optional(),
-  request_state_ttl_s: intBetween(1, 86_400).default(DEFAULT_REQUEST_STATE_TTL_S),
-  task_after_ms: intBetween(0, 60_000).default(DEFAULT_TASK_AFTER_MS),
-  task_ttl_ms: intBetween(1_000, 86_400_000).default(DEFAULT_TASK_TTL_MS),
-  task_poll_interval_ms: intBetween(100, 60_000).default(DEFAULT_TASK_POLL_INTERVAL_MS),
+  request_state_ttl_s: durationS({ min: 1, max: 86_400 }).default(DEFAULT_REQUEST_STATE_TTL_S),
+  task_after_ms: durationMs({ max: 60_000 }).default(DEFAULT_TASK_AFTER_MS),
+  task_ttl_ms: durationMs({ min: 1_000, max: 86_400_000 }).default(DEFAULT_TASK_TTL_MS),
+  task_poll_interval_ms: durationMs({ min: 100, max: 60_000 }).default(DEFAULT_TASK_POLL_INTERVAL_MS),
   max_tasks: intBetween(1, 100_000).default(DEFAULT_MAX_TASKS),
   limits: LimitsSchema.prefault({}),
 }).transform((raw): ServerConfig => ({
@@ -89,6 +99,7 @@ export const ServerConfigSchema = closedTable({
   allowedHosts: raw.allowed_hosts,
   allowedOrigins: raw.allowed_origins,
   ...(raw.auth_token_env === undefined ? {} : { authTokenEnv: raw.auth_token_env }),
+  allowUnauthenticated: raw.allow_unauthenticated,
   logLevel: raw.log_level,
   legacyClients: raw.legacy_clients,
   ...(raw.request_state_key_env === undefined ? {} : { requestStateKeyEnv: raw.request_state_key_env }),
@@ -113,6 +124,11 @@ export interface ServerConfig {
   allowedOrigins: string[];
   /** Environment variable holding the bearer token HTTP clients must send; default none (no auth). */
   authTokenEnv?: string;
+  /**
+   * Serve HTTP on an address beyond loopback (0.0.0.0, a LAN address) with no authentication, which anyone who can
+   * reach the port may then use; default false: such a listener refuses to start (a warning is logged when true).
+   */
+  allowUnauthenticated: boolean;
   /** pino level; default "info". */
   logLevel: LogLevel;
   /** Clients of the 2025 revisions (initialize, sessions): served (default) or refused with the supported versions. */

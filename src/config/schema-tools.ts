@@ -1,5 +1,6 @@
 // A [tools."<published name>"] table: the user's value-model overrides for one tool, merged field by field.
 import type { FollowUpLink, ToolValueModel } from '../enrich/index.js';
+import { durationMs, durationS } from '../host/index.js';
 import {
   booleanValue,
   closedTable,
@@ -60,8 +61,8 @@ export const ToolOverrideSchema = closedTable({
   value_class: oneOf(VALUE_CLASSES).optional(),
   side_effect: oneOf(SIDE_EFFECTS).optional(),
   typical_kb: nonNegativeNumber().optional(),
-  latency_ms_p50: nonNegativeNumber().optional(),
-  freshness_ttl_s: nonNegativeNumber().optional(),
+  latency_ms_p50: durationMs({ fractional: true }).optional(),
+  freshness_ttl_s: durationS({ fractional: true }).optional(),
   follow_up: listOf(FollowUpLinkSchema, 'an array of { tool, probability } tables').optional(),
   invalidates: listOf(nonEmptyString('a published tool name'), 'an array of published tool names').optional(),
   invalidate_by: listOf(

@@ -14,6 +14,14 @@ export function readSecret(variable: string, key: string, env: NodeJS.ProcessEnv
   return value;
 }
 
+/**
+ * Whether HTTP clients must prove who they are. Today only the static bearer token (server.auth_token_env) does;
+ * another way (OAuth) answers here too, and the listener's safe default follows.
+ */
+export function isAuthenticated(config: ForesightConfig): boolean {
+  return config.server.authTokenEnv !== undefined;
+}
+
 /** The bearer token HTTP clients must send, from server.auth_token_env; undefined when none is configured. */
 export function resolveAuthToken(
   config: ForesightConfig,

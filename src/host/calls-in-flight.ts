@@ -1,6 +1,7 @@
 // The calls a host has in flight, watched for their deadlines and for shutdown. Calls with the same deadline
 // expire in the order they started, so one timer per deadline length serves them all: starting and ending a
 // call links and unlinks it, where a timer and a shutdown listener of its own cost several times more.
+import { clampDelay } from './durations.js';
 
 /** Why a watched call is being ended. */
 export type CallEnd = 'deadline' | 'shutdown';
@@ -79,7 +80,8 @@ class DeadlineQueue {
   }
 
   #arm(delayMs: number): void {
-    this.#timer = setTimeout(() => this.#expire(), Math.max(1, Math.ceil(delayMs)));
+    // A deadline beyond the timer limit fires early and #expire arms again for what is left.
+    this.#timer = setTimeout(() => this.#expire(), clampDelay(Math.max(1, Math.ceil(delayMs))));
     this.#timerHeld = true;
   }
 

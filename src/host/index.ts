@@ -16,3 +16,11 @@ export { createLogger, type LogLevel, type LoggerOptions } from './logger.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
 export { isValidPluginId } from './names.js';
 export { enricherName } from './plugin-enrichers.js';
+export {
+  MAX_DELAY_MS,
+  MAX_DELAY_S,
+  clampDelay,
+  durationMs,
+  durationS,
+  type DurationBounds,
+} from './durations.js';

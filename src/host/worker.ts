@@ -17,6 +17,7 @@ import type {
   PluginProvider,
   RequestContext,
 } from './contract.js';
+import { clampDelay } from './durations.js';
 import { errors } from './errors.js';
 import type { Catalog, Mount } from './mount.js';
 import {
@@ -259,7 +260,10 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
 
   // start() and shutdown() carry no RequestContext, so the proxy applies their deadlines to the thread itself.
   const startSignal = () =>
-    AbortSignal.any([options.host.shutdownSignal, AbortSignal.timeout(options.mount.deadlines.start)]);
+    AbortSignal.any([
+      options.host.shutdownSignal,
+      AbortSignal.timeout(clampDelay(options.mount.deadlines.start)),
+    ]);
 
   const spawn = async (): Promise<WorkerThread> => {
     const fresh = new WorkerThread(options, {
@@ -338,7 +342,7 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
         await current.call(
           'shutdown',
           [],
-          noClientContext(AbortSignal.timeout(options.mount.deadlines.shutdown)),
+          noClientContext(AbortSignal.timeout(clampDelay(options.mount.deadlines.shutdown))),
         );
       } finally {
         current.terminate('the host shut down');

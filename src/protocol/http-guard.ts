@@ -2,9 +2,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors } from '../host/index.js';
+import { type InterfaceAddresses, isWildcardHost, reachableNames } from './listen-address.js';
 
 export interface HttpGuardOptions {
+  /** The address listened on; a wildcard (0.0.0.0, ::) accepts the machine's own addresses. */
   host: string;
+  /** The port really bound (not 0). */
   port: number;
   /** Extra Host header values to accept (e.g. "my-box.local:3000"). */
   allowedHosts?: readonly string[];
@@ -12,30 +15,43 @@ export interface HttpGuardOptions {
   allowedOrigins?: readonly string[];
   /** When set, every request needs `Authorization: Bearer <token>`. */
   authToken?: string;
+  /** The machine's interface addresses, for a wildcard bind; default os.networkInterfaces(). */
+  interfaces?: InterfaceAddresses;
 }
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
-}
-
 export function createHttpGuard(options: HttpGuardOptions): (headers: IncomingHttpHeaders) => GuardVerdict {
-  const bound =
-    options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-  const names = isLoopback(options.host) ? LOOPBACK_NAMES : [bound];
-  const hosts = new Set([...names.map((n) => `${n}:${options.port}`), ...(options.allowedHosts ?? [])]);
-  const origins = new Set([
-    ...names.map((n) => `http://${n}:${options.port}`),
-    ...(options.allowedOrigins ?? []),
-  ]);
+  const wildcard = isWildcardHost(options.host);
+  // A client that sends the wildcard as its Host is confused at best: no connection goes to 0.0.0.0 or [::].
+  const notWildcard = (value: string) => !isWildcardHost(value.replace(/:\d+$/, ''));
+  let hosts = new Set<string>();
+  let origins = new Set<string>();
+  const learnNames = () => {
+    const names = reachableNames(options.host, options.interfaces);
+    hosts = new Set(
+      [...names.map((n) => `${n}:${options.port}`), ...(options.allowedHosts ?? [])]
+        .map((h) => h.toLowerCase())
+        .filter(notWildcard),
+    );
+    origins = new Set([
+      ...names.map((n) => `http://${n}:${options.port}`),
+      ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase()),
+    ]);
+  };
+  learnNames();
+  /** Whether `host` is allowed; a wildcard bind reads the interfaces again first (an address may have come up). */
+  const knownHost = (host: string) => {
+    if (hosts.has(host)) return true;
+    if (!wildcard) return false;
+    learnNames();
+    return hosts.has(host);
+  };
   const token = options.authToken === undefined ? undefined : Buffer.from(`Bearer ${options.authToken}`);
 
   return (headers) => {
     const host = headers.host;
-    if (!host || !hosts.has(host.toLowerCase())) {
+    if (!host || !knownHost(host.toLowerCase())) {
       return { ok: false, status: 403, message: `Host header ${JSON.stringify(host ?? '')} is not allowed` };
     }
     const origin = headers.origin;

@@ -18,6 +18,7 @@ import type { Logger, McpTool } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { nestsDeeperThan } from './json-depth.js';
+import { localUrlHost } from './listen-address.js';
 import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
 import type { Binding, BoundServer } from './server-factory.js';
@@ -408,10 +409,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   sweeper.unref();
   // With port 0 the real port is known only now, and the Host check needs it.
   guard = createHttpGuard({ ...options, port });
-  const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   return {
-    url: `http://${hostForUrl}:${port}${path}`,
+    url: `http://${localUrlHost(options.host)}:${port}${path}`,
     port,
     sessionCount: () => sessions.size,
     close: async () => {

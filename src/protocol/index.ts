@@ -26,3 +26,4 @@ export { RequestAdmission, AdmissionRefused, type AdmissionLimits } from './admi
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';
+export { checkExposure, type ExposurePolicy, type ExposureSettings } from './exposure.js';

@@ -14,7 +14,7 @@ import type {
   ElicitResult,
   ListRootsResult,
 } from '@modelcontextprotocol/server';
-import { type CallEnvironment, type InputRequestOptions, errors } from '../host/index.js';
+import { type CallEnvironment, type InputRequestOptions, clampDelay, errors } from '../host/index.js';
 import { canonicalJson } from '../planner/index.js';
 import type { CarriedAnswer } from './request-state.js';
 
@@ -174,7 +174,7 @@ export class InputFlow<R> {
       const timer = setTimeout(() => {
         this.waiter = undefined;
         resolve({ kind: 'running' });
-      }, ms);
+      }, clampDelay(ms));
       this.waiter = (event) => {
         clearTimeout(timer);
         resolve(event);

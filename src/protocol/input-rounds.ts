@@ -9,7 +9,7 @@ import {
   type ServerContext,
   inputRequired,
 } from '@modelcontextprotocol/server';
-import { type CallEnvironment, errors } from '../host/index.js';
+import { type CallEnvironment, clampDelay, errors } from '../host/index.js';
 import {
   type AskedInput,
   type FlowEvent,
@@ -231,7 +231,7 @@ export class InputRounds {
     }
     const timer = setTimeout(
       () => this.release(flow.id, errors.cancelled('a call waiting for input (its requestState expired)')),
-      this.options.seal.ttlS * 1000,
+      clampDelay(this.options.seal.ttlS * 1000),
     );
     timer.unref();
     this.held.set(flow.id, { flow, timer });

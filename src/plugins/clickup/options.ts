@@ -1,5 +1,6 @@
 // The clickup plugin's options (its foresight.toml table): which lists, which token, how often metadata reloads.
 import * as z from 'zod';
+import { durationS } from '../../host/index.js';
 
 /** ClickUp list ids are numeric strings ("901234567"); a number is accepted too. */
 const LIST_ID = /^[1-9]\d*$/;
@@ -26,7 +27,7 @@ export const ClickUpOptionsSchema = z
       .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://api.clickup.com/api/v2' })
       .default('https://api.clickup.com/api/v2'),
     /** Seconds between reloads of the lists' statuses, custom fields and members. Default 600. */
-    metadata_ttl_s: z.number().int().min(10).max(86_400).default(600),
+    metadata_ttl_s: durationS({ min: 10, max: 86_400 }).default(600),
     /**
      * Retries of a GET, PUT or DELETE after a 5xx or a network error (never a POST, which could create twice),
      * and of any request after a 429 whose reset fits the call's deadline. Default 2.

@@ -1,13 +1,10 @@
 // The conformance plugin's options (its table in foresight.toml): schema, defaults and validation.
 import * as z from 'zod';
-import { errors } from '../../host/index.js';
+import { durationMs, errors } from '../../host/index.js';
 
 export const ConformanceOptionsSchema = z.strictObject({
   /** How often test://watched-resource changes and its subscribers are told; 0 turns it off. Default 3000. */
-  watch_interval_ms: z
-    .number()
-    .int()
-    .min(0)
+  watch_interval_ms: durationMs()
     .default(3000)
     .describe('milliseconds between changes of test://watched-resource; 0 turns them off'),
 });

@@ -1,5 +1,6 @@
 // The github plugin's options (its foresight.toml table): which repository, where the API is, which token.
 import * as z from 'zod';
+import { durationS } from '../../host/index.js';
 
 const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
@@ -13,7 +14,7 @@ export const GitHubOptionsSchema = z.strictObject({
     .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://api.github.com' })
     .default('https://api.github.com'),
   /** Seconds between reloads of the repository's labels and milestones (the enums in the schemas). Default 600. */
-  metadata_ttl_s: z.number().int().min(10).max(86_400).default(600),
+  metadata_ttl_s: durationS({ min: 10, max: 86_400 }).default(600),
   /** Retries of a request that failed with a 5xx or a network error, with growing waits (1 s, 4 s). Default 2. */
   retries: z.number().int().min(0).max(5).default(2),
   /** Space writes 1 s and searches 2 s apart, as GitHub asks of integrations. Default true. */

@@ -1,5 +1,6 @@
 // The gitlab plugin's options (its foresight.toml table): which project, which instance, which token and how to send it.
 import * as z from 'zod';
+import { durationS } from '../../host/index.js';
 
 /** "group/sub/name": a namespace path of two or more segments. */
 const PROJECT_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
@@ -22,7 +23,7 @@ export const GitLabOptionsSchema = z.strictObject({
     .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://gitlab.com' })
     .default('https://gitlab.com'),
   /** Seconds between reloads of the project's labels, milestones and default branch. Default 600. */
-  metadata_ttl_s: z.number().int().min(10).max(86_400).default(600),
+  metadata_ttl_s: durationS({ min: 10, max: 86_400 }).default(600),
   /** Retries of a read that failed with a 5xx or a network error, and of a rate-limited request, with growing waits (0.25 s, 1 s, 4 s…). Default 2. */
   retries: z.number().int().min(0).max(5).default(2),
   /** Most characters of one file's diff that get_merge_request_diffs returns; the rest is cut and flagged. Default 20000. */

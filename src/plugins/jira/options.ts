@@ -1,5 +1,6 @@
 // The jira plugin's options (its foresight.toml table): which site, which flavor of the API, which projects, which credentials.
 import * as z from 'zod';
+import { durationS } from '../../host/index.js';
 
 /** A project key as Jira writes it: a letter, then letters, digits or underscores ("PROJ", "WEB2"). */
 const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,254}$/;
@@ -31,7 +32,7 @@ export const JiraOptionsSchema = z
     /** The agile board of get_board_sprints and of sprint names; default: the first board of the first configured project. */
     board: z.number().int().positive().optional(),
     /** Seconds between reloads of the projects' issue types, priorities, components, statuses and fields. Default 600. */
-    metadata_ttl_s: z.number().int().min(10).max(86_400).default(600),
+    metadata_ttl_s: durationS({ min: 10, max: 86_400 }).default(600),
     /**
      * Retries of a GET, PUT or DELETE that failed with a 5xx or a lost connection (a POST is never repeated), and of
      * any request refused with 429 whose wait (Retry-After, else backoff) is at most 10 s and fits the call. Default 2.

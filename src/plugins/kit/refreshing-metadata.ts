@@ -1,6 +1,6 @@
 // A tracker's metadata (labels, statuses, custom fields…) loaded in the background and reloaded every TTL: what
 // the enrichers turn into enums and typed parameters. Until a first load succeeds the schemas stay generic.
-import type { Logger } from '../../host/index.js';
+import { type Logger, clampDelay } from '../../host/index.js';
 
 export interface MetadataSource<T> {
   /** What is loaded, for the log line when it fails: "labels and milestones of group/project". */
@@ -73,7 +73,7 @@ export function createRefreshingMetadata<T>(
   const load = async () => {
     const timeoutMs = source.timeoutMs ?? LOAD_TIMEOUT_MS;
     const tooLong = new AbortController();
-    const timer = setTimeout(() => tooLong.abort(new Error('timed out')), timeoutMs).unref();
+    const timer = setTimeout(() => tooLong.abort(new Error('timed out')), clampDelay(timeoutMs)).unref();
     const signal = AbortSignal.any([stopping.signal, tooLong.signal]);
     let next: T;
     let fingerprint: string;
@@ -118,7 +118,7 @@ export function createRefreshingMetadata<T>(
     start() {
       const tick = () => {
         void queue().finally(() => {
-          if (!stopped) timer = setTimeout(tick, source.ttlMs).unref();
+          if (!stopped) timer = setTimeout(tick, clampDelay(source.ttlMs)).unref();
         });
       };
       tick();

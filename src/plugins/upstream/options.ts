@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { durationMs } from '../../host/index.js';
 
 export const UpstreamOptionsSchema = z
   .strictObject({
@@ -32,9 +33,9 @@ export const UpstreamOptionsSchema = z
      */
     roots: z.array(z.string().min(1), { error: 'expected a list of directory paths' }).optional(),
     /** Wait before the first restart of a server that exited or could not be reached; doubles each time. */
-    restart_delay_ms: z.int({ error: 'expected a whole number of milliseconds' }).min(0).optional(),
+    restart_delay_ms: durationMs().optional(),
     /** The longest wait between restarts. */
-    max_restart_delay_ms: z.int({ error: 'expected a whole number of milliseconds' }).min(0).optional(),
+    max_restart_delay_ms: durationMs().optional(),
   })
   .superRefine((options, ctx) => {
     if ((options.command === undefined) === (options.url === undefined))

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, type PluginHealth, errors } from '../../host/index.js';
+import { type Logger, type PluginHealth, clampDelay, errors } from '../../host/index.js';
 import {
   type ConnectionEvents,
   EMPTY_CATALOGS,
@@ -280,7 +280,10 @@ export class UpstreamSupervisor {
   async #waitToRestart(message: string): Promise<void> {
     const state = this.#state;
     if (state.kind !== 'restarting') return;
-    const delayMs = Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (state.restart - 1));
+    // 2 ** restart grows without bound over a long outage; the cap and the timer limit keep the wait finite.
+    const delayMs = clampDelay(
+      Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (state.restart - 1)),
+    );
     this.#logger.warn({ err: state.error, attempt: state.restart, retryInMs: delayMs }, message);
     await sleep(delayMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
   }
