@@ -262,7 +262,7 @@ describe.skipIf(!process.env.FUZZ_KNOWN_BUGS)('fuzz: known bugs (enable after th
     await server.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }));
     // Today: served as a 2025 request (a result), though the connection never sent initialize.
     const answer = await server.answerTo(id);
-    expect(answer.error?.code).toBe(-32602);
+    expect((answer.error as { code?: number } | undefined)?.code).toBe(-32602);
     // Today: -32601 Method not found from here on.
     await probe(server, 'modern', true);
   });
