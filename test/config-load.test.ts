@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/index.js';
+import { DEFAULT_LIMITS, loadConfig } from '../src/config/index.js';
 import { ForesightError } from '../src/host/errors.js';
 
 let dir: string;
@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       legacyClients: 'serve',
       requestStateTtlS: 300,
       tasks: { afterMs: 1_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, maxTasks: 1_000 },
+      limits: DEFAULT_LIMITS,
     });
     expect(config.plugins).toHaveLength(1);
     expect(config.plugins[0]).toMatchObject({
