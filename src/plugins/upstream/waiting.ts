@@ -8,6 +8,9 @@ import type { RequestContext } from '../../host/index.js';
  */
 export const GIVE_UP_BEFORE_DEADLINE_MS = 100;
 
+/** The longest delay setTimeout takes (2^31 − 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** What a request knows of the call it is made for. `signal` is read only when the call has to wait. */
 export type CallOfRequest = Pick<RequestContext, 'signal' | 'timeLeftMs' | 'readOnly'>;
 
@@ -24,7 +27,8 @@ export class Waiting {
       const aborted = () => reject(signal.reason as Error);
       const timer = setTimeout(
         () => reject(onGiveUp(Date.now() - this.startedAt)),
-        Math.max(0, call.timeLeftMs() - GIVE_UP_BEFORE_DEADLINE_MS),
+        // Clamped: setTimeout takes a longer delay (a call with no deadline of its own) as 1 ms.
+        Math.min(Math.max(0, call.timeLeftMs() - GIVE_UP_BEFORE_DEADLINE_MS), MAX_TIMER_MS),
       );
       signal.addEventListener('abort', aborted, { once: true });
       this.#end = () => {
