@@ -164,7 +164,7 @@ function childrenRunning(script: string): number[] {
 }
 
 describe('upstream over stdio: when the server dies', () => {
-  it('restarts a killed server: meanwhile its last catalog stays listed and calls say which attempt is next', async () => {
+  it('restarts a killed server: meanwhile its last catalog stays listed and writes say which attempt is next', async () => {
     const records: Record<string, unknown>[] = [];
     const config = parseConfig(
       [
@@ -173,6 +173,9 @@ describe('upstream over stdio: when the server dies', () => {
         `command = ["node", ${JSON.stringify(EVERYTHING)}]`,
         // Long enough to observe the server down; the backoff itself is the supervisor's.
         'restart_delay_ms = 2000',
+        // The server calls it read-only; counted as a write here, its call cut off is not made again.
+        '[tools."ev__trigger-long-running-operation"]',
+        'side_effect = "mutates_external"',
       ].join('\n'),
       '/proj/foresight.toml',
       '/proj',
@@ -182,7 +185,7 @@ describe('upstream over stdio: when the server dies', () => {
     await toolNames(c, 'ev__echo');
     const [pid, ...others] = childrenRunning(EVERYTHING);
     expect(others).toEqual([]);
-    // A call the server is working on when it dies says so, not "connection closed".
+    // A write the server is working on when it dies says so, not "connection closed".
     let progressed = () => {};
     const working = new Promise<void>((resolve) => (progressed = resolve));
     const inFlight = c.client.callTool(
@@ -193,15 +196,15 @@ describe('upstream over stdio: when the server dies', () => {
     process.kill(pid ?? 0, 'SIGKILL');
     const cut = await inFlight;
     expect(cut.isError).toBe(true);
-    expect(textOf(cut)).toContain('is unavailable, restarting (attempt 1): the server process exited');
+    expect(textOf(cut)).toContain(
+      'is unavailable, restarting (attempt 1): the server process exited; it went away while the call was in flight, so the call may or may not have taken effect',
+    );
     await vi.waitFor(async () => {
-      const answer = await c.client.callTool({
-        name: 'ev__echo',
-        arguments: { message: 'hi' },
-      });
+      // A write (the server says it is not read-only) fails at once; a read-only call would wait for the restart.
+      const answer = await c.client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
       expect(answer.isError).toBe(true);
       expect(textOf(answer)).toContain(
-        `the upstream MCP server "node ${EVERYTHING}" is unavailable, restarting (attempt 1): the server process exited`,
+        `the upstream MCP server "node ${EVERYTHING}" is unavailable, restarting (attempt 1): the server process exited; the call was not sent`,
       );
     });
     expect((await c.client.listTools()).tools.map((tool) => tool.name)).toContain('ev__echo');

@@ -104,6 +104,12 @@ export interface RequestContext {
   /** True when the planner runs this call ahead of the agent. */
   speculative: boolean;
   /**
+   * True when the tool called has no side effects by its value model (side effect `pure` or `read_only`: the
+   * user's `[tools]` blocks, else the plugin's enricher, else the tool's `readOnlyHint`), so holding the call
+   * back or sending it again changes nothing. Absent or false: it may write, and an unknown counts as a write.
+   */
+  readOnly?: boolean;
+  /**
    * Asks the client's model for a completion (sampling). Rejects with `E_CAPABILITY_MISSING` when the client
    * did not declare the capability, and in a speculative call. See `elicit` for how it works on each protocol era.
    */

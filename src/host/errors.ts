@@ -229,6 +229,12 @@ export const errors = {
     'unavailable',
     (target: string, state: string) => `the upstream MCP server ${quote(target)} is ${state}`,
   ),
+  upstreamRestartTimeout: define(
+    'E_UPSTREAM_RESTART_TIMEOUT',
+    'timeout',
+    (target: string, waitedMs: number, state: string, resend: boolean) =>
+      `the call waited ${waitedMs} ms for the upstream MCP server ${quote(target)} to restart, and its deadline came first: the call was not sent${resend ? ' again' : ''}; the server is ${state}`,
+  ),
   capabilityMissing: define(
     'E_CAPABILITY_MISSING',
     'unavailable',

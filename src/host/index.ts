@@ -8,7 +8,7 @@ export {
   type HostState,
   type MountedPlugin,
 } from './plugin-host.js';
-export type { CallEnvironment } from './request-context.js';
+export type { CallEnvironment, ToolCallOptions } from './request-context.js';
 export type { MountSpec, Deadlines, Isolation, PluginMethod } from './mount.js';
 export { DEFAULT_DEADLINES } from './mount.js';
 export type { PublishedToolEntry } from './routes.js';

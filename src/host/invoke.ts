@@ -16,6 +16,8 @@ export interface InvokeOptions {
   /** Fires when the host shuts down. */
   shutdown: AbortSignal;
   env?: CallEnvironment;
+  /** The tool called has no side effects (`RequestContext.readOnly`). */
+  readOnly?: boolean;
 }
 
 /** The watch over each shutdown signal's calls: one listener per signal, one timer per deadline length. */
@@ -64,6 +66,7 @@ export function invokePlugin<T>(
         reject(reason);
       },
       Date.now() + deadlineMs,
+      options.readOnly,
     );
     const settle = (outcome: () => void) => {
       if (!ctx.isOpen) return;

@@ -24,7 +24,7 @@ import { loadPluginModule } from './load.js';
 import { readPluginEnrichers } from './plugin-enrichers.js';
 import { DEFAULT_DEADLINES, type Mount, type MountSpec, type PluginMethod, mountLabel } from './mount.js';
 import { checkPluginId, checkPrefix, publishUri, schemeForPrefix } from './names.js';
-import type { CallEnvironment } from './request-context.js';
+import type { CallEnvironment, ToolCallOptions } from './request-context.js';
 import {
   type PublishedToolEntry,
   type RouteTable,
@@ -320,8 +320,9 @@ export class PluginHost {
     target: string,
     fn: Parameters<typeof invokePlugin<T>>[1],
     env?: CallEnvironment,
+    readOnly?: boolean,
   ): Promise<T> {
-    return invokePlugin({ mount, method, target, shutdown: this.shutdownSignal, env }, fn);
+    return invokePlugin({ mount, method, target, shutdown: this.shutdownSignal, env, readOnly }, fn);
   }
 
   private assertServing(target: string): void {
@@ -332,6 +333,7 @@ export class PluginHost {
     name: string,
     args: Record<string, unknown>,
     env?: CallEnvironment,
+    options?: ToolCallOptions,
   ): Promise<CallToolResult> {
     const target = `tool "${name}"`;
     this.assertServing(target);
@@ -344,6 +346,7 @@ export class PluginHost {
       target,
       (ctx) => mount.provider.callTool(local, args, ctx),
       env,
+      options?.readOnly,
     );
     // The SDK validates results in depth; this cheap shape check keeps the common case off the full parse
     // and turns a malformed result into an error that names the tool.

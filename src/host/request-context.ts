@@ -48,6 +48,15 @@ export interface CallEnvironment {
   deadline?: 'call' | 'task';
 }
 
+/**
+ * What the caller of a tool knows about the call beyond its request: the planner, from the tool's value model.
+ * Apart from `CallEnvironment`, which the protocol layer makes per request, so this needs no copy of it.
+ */
+export interface ToolCallOptions {
+  /** The tool has no side effects (`RequestContext.readOnly`). Default false. */
+  readOnly?: boolean;
+}
+
 /** Reasons a driver gives that say nothing about this call in particular. */
 const GENERIC_STOPS: ReadonlySet<string> = new Set([errors.cancelled.code, errors.shuttingDown.code]);
 
@@ -58,6 +67,7 @@ const GENERIC_STOPS: ReadonlySet<string> = new Set([errors.cancelled.code, error
  */
 export class CallContext implements RequestContext {
   readonly speculative: boolean;
+  readonly readOnly: boolean;
   readonly progressRequested: boolean;
   readonly closeSSEStream?: () => void;
   readonly #env: CallEnvironment;
@@ -69,12 +79,19 @@ export class CallContext implements RequestContext {
   #reason: Error | undefined;
   #open = true;
 
-  constructor(env: CallEnvironment, target: string, onAbort: (reason: Error) => void, deadlineAt: number) {
+  constructor(
+    env: CallEnvironment,
+    target: string,
+    onAbort: (reason: Error) => void,
+    deadlineAt: number,
+    readOnly = false,
+  ) {
     this.#env = env;
     this.#target = target;
     this.#onAbort = onAbort;
     this.#deadlineAt = deadlineAt;
     this.speculative = env.speculative ?? false;
+    this.readOnly = readOnly;
     this.progressRequested = env.sendProgress !== undefined && !this.speculative;
     if (env.closeSSEStream) this.closeSSEStream = env.closeSSEStream;
   }

@@ -87,7 +87,13 @@ function clientRequest(
   }));
 }
 
-function contextFor(id: number, method: string, progressRequested: boolean, deadlineAt: number): CallContext {
+function contextFor(
+  id: number,
+  method: string,
+  progressRequested: boolean,
+  deadlineAt: number,
+  readOnly: boolean,
+): CallContext {
   // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
   // from the host, which has already answered the call, so there is nothing to tell from here.
   return new CallContext(
@@ -107,6 +113,7 @@ function contextFor(id: number, method: string, progressRequested: boolean, dead
     method,
     () => {},
     deadlineAt,
+    readOnly,
   );
 }
 
@@ -143,8 +150,8 @@ async function dispatch(
   }
 }
 
-function runCall({ id, method, args, progressRequested, timeLeftMs }: CallMessage): void {
-  const ctx = contextFor(id, method, progressRequested, Date.now() + timeLeftMs);
+function runCall({ id, method, args, progressRequested, readOnly, timeLeftMs }: CallMessage): void {
+  const ctx = contextFor(id, method, progressRequested, Date.now() + timeLeftMs, readOnly === true);
   calls.set(id, ctx);
   let settled = false;
   const finish = (message: WorkerMessage) => {

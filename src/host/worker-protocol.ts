@@ -38,6 +38,8 @@ export interface CallMessage {
   method: WorkerMethod;
   args: unknown[];
   progressRequested: boolean;
+  /** `RequestContext.readOnly` of the host's context. */
+  readOnly?: boolean;
   /** Relative, since each thread keeps its own clock origin. */
   timeLeftMs: number;
 }

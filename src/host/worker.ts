@@ -180,6 +180,7 @@ class WorkerThread {
         method,
         args,
         progressRequested: ctx.progressRequested,
+        ...(ctx.readOnly === true ? { readOnly: true } : {}),
         timeLeftMs: ctx.timeLeftMs(),
       });
     });

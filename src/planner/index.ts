@@ -12,6 +12,7 @@ export {
   resolveValueModel,
   sideEffectFromAnnotations,
   mayRunAhead,
+  isReadOnly,
   DEFAULT_TYPICAL_KB,
   type ValueModelParts,
 } from './value-models.js';

@@ -9,7 +9,14 @@ import type {
   ToolPipeline,
   ToolValueModel,
 } from '../enrich/index.js';
-import { type CallEnvironment, type Logger, type McpTool, describeThrown, errors } from '../host/index.js';
+import {
+  type CallEnvironment,
+  type Logger,
+  type McpTool,
+  type ToolCallOptions,
+  describeThrown,
+  errors,
+} from '../host/index.js';
 import { ResultCache, type CacheKeyParts, type CachedResult } from './cache.js';
 import { type PlannerCounters, zeroCounters } from './counters.js';
 import { type DispatchHandle, Dispatcher } from './dispatcher.js';
@@ -25,7 +32,7 @@ import {
 import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { addCounters } from './state-file.js';
-import { mayRunAhead, resolveValueModel } from './value-models.js';
+import { isReadOnly, mayRunAhead, resolveValueModel } from './value-models.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
 /** `_meta` key of a result the planner served: `{ source: 'cache' | 'in_flight', age_ms }`. */
@@ -33,7 +40,20 @@ export const PREFETCH_META_KEY = 'foresight/prefetch';
 
 /** The host's way to run a tool: the same guarded path for the agent's calls and speculative ones. */
 export interface ToolCaller {
-  callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    env?: CallEnvironment,
+    options?: ToolCallOptions,
+  ): Promise<CallToolResult>;
+}
+
+/** The options of a call of a tool with no side effects; one object for them all. */
+const READ_ONLY: ToolCallOptions = Object.freeze({ readOnly: true });
+
+/** What the plugin is told of a call of a tool with this model. */
+function callOptions(model: ToolValueModel): ToolCallOptions | undefined {
+  return isReadOnly(model) ? READ_ONLY : undefined;
 }
 
 export interface PlannerOptions {
@@ -197,7 +217,15 @@ export class Planner {
     if (!this.enabled) {
       return {
         ...base,
-        callTool: (name, args, env) => pipeline.callTool(name, args, env),
+        // Not planned, but the plugin still hears what the value model says of the call's side effects.
+        callTool: async (name, args, env) => {
+          const prepared = pipeline.prepare(name, args);
+          const options = callOptions(this.modelFor(prepared.enriched));
+          return pipeline.finish(
+            prepared,
+            await this.options.host.callTool(name, prepared.args, env, options),
+          );
+        },
         dispose: () => this.principals.delete(session),
       };
     }
@@ -297,7 +325,7 @@ export class Planner {
     }
     if (!target) {
       // The call goes out first: the learner hears of it while the plugin works, not before.
-      const answered = host.callTool(name, prepared.args, env);
+      const answered = host.callTool(name, prepared.args, env, callOptions(model));
       const observation = this.learner?.observeCall(session, name, argsKey);
       return this.answer(session, prepared, model, await answered, observation, undefined);
     }
@@ -308,7 +336,7 @@ export class Planner {
     // A shared result must not be changed by the result hooks of this call.
     const raw = prefetched
       ? structuredClone(prefetched.result)
-      : await host.callTool(name, prepared.args, env);
+      : await host.callTool(name, prepared.args, env, callOptions(model));
     const answer = this.answer(session, prepared, model, raw, observation, listing);
     return prefetched ? withPrefetchMeta(answer, prefetched.served) : answer;
   }
@@ -773,7 +801,7 @@ export class Planner {
 
 /** True for a call that may change what other calls read: it invalidates, and is never served from the cache. */
 function writes(model: ToolValueModel): boolean {
-  return !mayRunAhead(model) && model.sideEffect !== 'pure' && model.sideEffect !== 'read_only';
+  return !mayRunAhead(model) && !isReadOnly(model);
 }
 
 /** The mutation's values of its identifying parameters, or undefined (= every entry of the tools goes). */

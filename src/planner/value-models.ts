@@ -64,8 +64,13 @@ export function resolveValueModel(parts: ValueModelParts): ToolValueModel {
   return applyOverride(applyOverride(fromEnricher, parts.wildcard), parts.named);
 }
 
+/** True for a tool with no side effects: what it answers may be asked for ahead, again, or later. */
+export function isReadOnly(model: ToolValueModel): boolean {
+  return model.sideEffect === 'pure' || model.sideEffect === 'read_only';
+}
+
 /** True when the planner may run the tool ahead of the agent. */
 export function mayRunAhead(model: ToolValueModel): boolean {
   if (model.speculate !== undefined) return model.speculate;
-  return model.sideEffect === 'pure' || model.sideEffect === 'read_only';
+  return isReadOnly(model);
 }

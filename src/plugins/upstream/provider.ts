@@ -107,8 +107,14 @@ export function createUpstreamProvider(
     },
     resources: () => supervisor.catalogs().resources,
     resourceTemplates: () => supervisor.catalogs().resourceTemplates,
+    // Reading a resource or a prompt, and completing, change nothing by MCP's definition: they wait out a
+    // restart as a read-only tool call does.
     readResource: (uri, rc) =>
-      supervisor.request((client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc)), rc),
+      supervisor.request(
+        (client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc)),
+        rc,
+        true,
+      ),
     subscribe: (uri, rc) => subscription(uri, rc, true),
     unsubscribe: (uri, rc) => subscription(uri, rc, false),
     prompts: () => supervisor.catalogs().prompts,
@@ -120,9 +126,15 @@ export function createUpstreamProvider(
             UpstreamConnection.requestOptions(rc),
           ),
         rc,
+        true,
       ),
     complete: async (req: CompletionRequest, rc): Promise<CompletionResult> =>
-      (await supervisor.request((client) => client.complete(req, UpstreamConnection.requestOptions(rc)), rc))
-        .completion,
+      (
+        await supervisor.request(
+          (client) => client.complete(req, UpstreamConnection.requestOptions(rc)),
+          rc,
+          true,
+        )
+      ).completion,
   };
 }

@@ -13,17 +13,18 @@ import {
 } from './connection.js';
 import { describeFailure } from './failures.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
+import { type CallOfRequest, Waiting } from './waiting.js';
 
 /** A connection that stayed up this long was healthy: the next failure starts the backoff again. */
 const STABLE_MS = 30_000;
 
 /**
  * `restart` counts the failures in a row: 0 while connecting the first time, N while waiting for or making the
- * Nth attempt to restart; `error` is the last failure.
+ * Nth attempt to restart; `error` is the last failure; `attemptAt` (Date.now() time) is when that attempt begins.
  */
 type State =
   | { kind: 'connecting'; restart: 0 }
-  | { kind: 'restarting'; restart: number; error: string }
+  | { kind: 'restarting'; restart: number; error: string; attemptAt: number }
   | { kind: 'connected'; connection: UpstreamConnection; since: number }
   | { kind: 'closed' };
 
@@ -38,15 +39,12 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
   return { promise, resolve };
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-}
-
 /** Why a request failed, as far as the connection is concerned. */
-function connectionFailure(error: unknown): 'session_gone' | 'unreachable' | undefined {
+type ConnectionFailure = 'closed' | 'session_gone' | 'unreachable';
+
+function connectionFailure(error: unknown): ConnectionFailure | undefined {
+  // The server went away with the request unanswered (its process exited, its stream ended).
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return 'closed';
   // The server no longer knows our session (it restarted, or expired it): the spec says to initialise anew.
   if (error instanceof StreamableHTTPError && error.code === 404) return 'session_gone';
   // Servers that answer 400 for an unknown session (server-everything among them) mean the same.
@@ -135,55 +133,96 @@ export class UpstreamSupervisor {
 
   /**
    * Runs `request` on the live connection. A session the server has forgotten is initialised again and the
-   * request retried once; a server found unreachable is restarted, and the request fails as unavailable.
-   * The call's signal bounds only a wait for a renewed session: read when needed, since reading it costs.
+   * request made again, once. While the server restarts, a read-only call waits for it (within its deadline),
+   * and a call that may write fails at once, unsent. A request cut off by the server going away is made again
+   * after the restart when read-only, and otherwise fails saying it may or may not have taken effect.
+   * `call.signal` is read only when the call has to wait, since reading it costs.
    */
   async request<T>(
     request: (client: Client) => Promise<T>,
-    call: { readonly signal: AbortSignal },
+    call: CallOfRequest,
+    readOnly = call.readOnly === true,
   ): Promise<T> {
     const state = this.#state;
     // Connected is the common case: no wait, so no extra promise on every call.
-    const connection = state.kind === 'connected' ? state.connection : await this.#live(call.signal);
-    try {
-      return await request(connection.client);
-    } catch (error) {
-      if (this.#stopping.signal.aborted) throw error;
-      // The server went away with this request unanswered (its process exited): say so, and which restart is next.
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-        this.#markLost(connection, connection.lost ?? this.#closedReason());
-        throw this.#unavailableError();
+    let connection = state.kind === 'connected' ? state.connection : await this.#live(call, readOnly, false);
+    for (let retried = false; ; retried = true) {
+      try {
+        return await request(connection.client);
+      } catch (error) {
+        if (this.#stopping.signal.aborted) throw error;
+        const failure = connectionFailure(error);
+        if (failure === undefined) throw error;
+        this.#drop(connection, failure, error);
+        // A forgotten session refuses the request unrun, and a refused connection never carried it: any call
+        // may go again. A request cut off may have been run: only a call without side effects may go again.
+        const cutOff = failure === 'closed' || (failure === 'unreachable' && !refused(error));
+        if (retried || (cutOff && !readOnly)) throw this.#lostError(cutOff);
+        if (failure === 'session_gone')
+          this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
+        else if (cutOff)
+          this.#logger.info({}, 'upstream: a read-only call was cut off; making it again once reconnected');
+        connection = await this.#live(call, readOnly, cutOff);
       }
-      const failure = connectionFailure(error);
-      if (failure === undefined) throw error;
-      this.#drop(connection, failure, error);
-      if (failure === 'unreachable') throw this.#unavailableError();
-      this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
-      return request((await this.#live(call.signal)).client);
     }
   }
 
-  /** The connected connection; while one is being renewed, waits for it (bounded by `signal`). */
-  async #live(signal: AbortSignal): Promise<UpstreamConnection> {
-    while (this.#renewing && this.#state.kind !== 'connected' && this.#state.kind !== 'closed') {
-      signal.throwIfAborted();
-      await Promise.race([this.#changed.promise, untilAborted(signal)]);
+  /**
+   * The connected connection. While a session is renewed, every call waits for it; while the server restarts,
+   * only a read-only one does, bounded by its deadline and signal. `again`: the call was made once already.
+   */
+  async #live(call: CallOfRequest, readOnly: boolean, again: boolean): Promise<UpstreamConnection> {
+    let waiting: Waiting | undefined;
+    try {
+      for (;;) {
+        const state = this.#state;
+        if (state.kind === 'connected') return state.connection;
+        if (state.kind === 'closed' || !(readOnly || this.#renewing)) throw this.#unsentError(again);
+        // No restart can come in time: say so now rather than at the deadline.
+        if (state.kind === 'restarting' && state.attemptAt - Date.now() > call.timeLeftMs())
+          throw this.#unsentError(
+            again,
+            `the next attempt is due in ${state.attemptAt - Date.now()} ms, after the call's deadline`,
+          );
+        waiting ??= new Waiting(call, (waitedMs) =>
+          errors.upstreamRestartTimeout(this.#where, waitedMs, this.#stateDetail(), again),
+        );
+        await waiting.until(this.#changed.promise);
+      }
+    } finally {
+      waiting?.end();
     }
-    signal.throwIfAborted();
-    const state = this.#state;
-    if (state.kind === 'connected') return state.connection;
-    throw this.#unavailableError();
   }
 
-  #unavailableError(): Error {
+  /** The server is not there, and the call was not sent to it (`again`: not sent a second time). */
+  #unsentError(again: boolean, why?: string): Error {
+    const what = again
+      ? 'the call, cut off when the server went away, was not sent again'
+      : 'the call was not sent';
+    return errors.upstreamUnavailable(
+      this.#where,
+      `${this.#stateDetail()}; ${what}${why === undefined ? '' : ` (${why})`}, so it is safe to make again once the server is back`,
+    );
+  }
+
+  /** The server went away with the call's request out: `cutOff` false when the request never reached it. */
+  #lostError(cutOff: boolean): Error {
+    if (!cutOff) return this.#unsentError(false);
+    return errors.upstreamUnavailable(
+      this.#where,
+      `${this.#stateDetail()}; it went away while the call was in flight, so the call may or may not have taken effect: check before making it again`,
+    );
+  }
+
+  #stateDetail(): string {
     const state = this.#state;
-    const detail =
-      state.kind === 'restarting'
-        ? this.#describe(state)
-        : state.kind === 'connecting'
-          ? 'still connecting'
-          : 'closed';
-    return errors.upstreamUnavailable(this.#where, detail);
+    return state.kind === 'restarting'
+      ? this.#describe(state)
+      : state.kind === 'connecting'
+        ? 'still connecting'
+        : state.kind === 'closed'
+          ? 'closed'
+          : 'connected';
   }
 
   #describe(state: { restart: number; error: string }): string {
@@ -191,9 +230,11 @@ export class UpstreamSupervisor {
   }
 
   /** Closes a connection a request found broken; the supervising loop connects again. */
-  #drop(connection: UpstreamConnection, failure: 'session_gone' | 'unreachable', cause: unknown): void {
+  #drop(connection: UpstreamConnection, failure: ConnectionFailure, cause: unknown): void {
     const state = this.#state;
     if (state.kind !== 'connected' || state.connection !== connection) return;
+    // Its transport is closed already: the supervising loop hears of it, but this request must say so now.
+    if (failure === 'closed') return this.#markLost(connection, connection.lost ?? this.#closedReason());
     if (failure === 'session_gone') {
       this.#renewing = true;
       connection.lost = 'the server forgot the session';
@@ -222,7 +263,18 @@ export class UpstreamSupervisor {
     this.#lastGood = connection.catalogs;
     if (Date.now() - state.since >= STABLE_MS) this.#failures = 0;
     this.#failures += 1;
-    this.#setState({ kind: 'restarting', restart: this.#failures, error: reason });
+    this.#setState(this.#restarting(reason));
+  }
+
+  /** The state after a failure counted in `#failures`: when its restart attempt is due follows from the backoff. */
+  #restarting(error: string): State {
+    const restart = this.#failures;
+    return { kind: 'restarting', restart, error, attemptAt: Date.now() + this.#delayMs(restart) };
+  }
+
+  #delayMs(restart: number): number {
+    // 2 ** restart grows without bound over a long outage; the cap and the timer limit keep the wait finite.
+    return clampDelay(Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (restart - 1)));
   }
 
   async #supervise(): Promise<void> {
@@ -243,11 +295,7 @@ export class UpstreamSupervisor {
         if (stopping.aborted) return;
         this.#renewing = false;
         this.#failures += 1;
-        this.#setState({
-          kind: 'restarting',
-          restart: this.#failures,
-          error: describeFailure(error, this.#target),
-        });
+        this.#setState(this.#restarting(describeFailure(error, this.#target)));
         await this.#waitToRestart('upstream: could not connect');
         continue;
       } finally {
@@ -280,11 +328,19 @@ export class UpstreamSupervisor {
   async #waitToRestart(message: string): Promise<void> {
     const state = this.#state;
     if (state.kind !== 'restarting') return;
-    // 2 ** restart grows without bound over a long outage; the cap and the timer limit keep the wait finite.
-    const delayMs = clampDelay(
-      Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (state.restart - 1)),
+    this.#logger.warn(
+      { err: state.error, attempt: state.restart, retryInMs: this.#delayMs(state.restart) },
+      message,
     );
-    this.#logger.warn({ err: state.error, attempt: state.restart, retryInMs: delayMs }, message);
-    await sleep(delayMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
+    // Counted from the failure (a request may have seen it first), so calls know when the attempt begins.
+    await sleep(clampDelay(state.attemptAt - Date.now()), undefined, {
+      signal: this.#stopping.signal,
+    }).catch(() => {});
   }
+}
+
+/** Whether an unreachable server refused the connection, so the request never reached it. */
+function refused(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error && (cause as NodeJS.ErrnoException).code === 'ECONNREFUSED';
 }
