@@ -16,7 +16,7 @@ import type { AgentStreams } from './agent-streams.js';
 import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
 import type { Escalation, InputRounds } from './input-rounds.js';
-import { withLegacyErrorCodes } from './legacy-error-codes.js';
+import { withClientErrorCodes } from './client-error-codes.js';
 import { LegacyRequestEnvironment, type LogThresholdOf, RequestChannel } from './request-channel.js';
 import {
   TASKS_EXTENSION,
@@ -102,10 +102,9 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       },
     },
   );
-  if (!modern) {
-    const connect = server.connect.bind(server);
-    server.connect = (transport) => connect(withLegacyErrorCodes(transport));
-  }
+  // Every entry (the stdio one, the HTTP handler, a session) connects the server it is given to its transport.
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(withClientErrorCodes(transport, era));
   const subscriptions = new Set<string>();
   let sessionLogLevel: LoggingLevel | undefined;
   // A connection that is one agent has one stream; a modern HTTP request names its own.

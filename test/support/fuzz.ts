@@ -161,23 +161,9 @@ export function wireProblem(message: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * KNOWN BUG (found by this suite, 2026-12): in a 2025 session every method but tools/call answers params that
- * fail the SDK's schema (none, or a wrong type) with -32603 and the raw zod issue list as its message, where
- * -32602 and a sentence are due. Until that is fixed, the main properties pass over exactly this answer, and
- * the "known bugs" describe of fuzz-stdio-frames.test.ts holds it to the rule.
- */
-export function isKnownParamsBug(error: { code?: number; message?: string } | undefined): boolean {
-  return error?.code === INTERNAL_ERROR && /^\[\s*\{\s*"(expected|code)"/.test(error.message ?? '');
-}
-
 /** Why an answer (already well-formed) is not a clear one: an internal error, or a tool error saying nothing. */
-export function unclearAnswer(
-  message: Record<string, unknown>,
-  { strict = false }: { strict?: boolean } = {},
-): string | undefined {
+export function unclearAnswer(message: Record<string, unknown>): string | undefined {
   const error = message.error as { code?: number; message?: string } | undefined;
-  if (!strict && isKnownParamsBug(error)) return undefined;
   if (error?.code === INTERNAL_ERROR) return `internal error: ${error.message}`;
   if (error && /internal error/i.test(error.message ?? '')) return `says "internal error": ${error.message}`;
   const result = message.result;
