@@ -5,7 +5,7 @@
 //
 // Settings (env): SOAK_SECONDS (300), SOAK_CLIENTS (50), SOAK_KILLS (3), SOAK_RESTART_WINDOW_MS (5000: the
 // upstream's first restart delay of 500 ms doubling per quick re-kill, plus its start), SOAK_SEED (17),
-// SOAK_OUT (a path for the JSON report).
+// SOAK_SETTLE_SECONDS (30: how long after the load the end RSS is read), SOAK_OUT (a path for the JSON report).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -34,6 +34,7 @@ const settings = {
   kills: Math.round(envNumber('SOAK_KILLS', 3)),
   restartWindowMs: envNumber('SOAK_RESTART_WINDOW_MS', 5_000),
   seed: Math.round(envNumber('SOAK_SEED', 17)),
+  settleSeconds: envNumber('SOAK_SETTLE_SECONDS', 30),
   /** Per-call limit: a call still unanswered after this counts as an error of kind "timeout (client)". */
   callTimeoutMs: 30_000,
 };
@@ -199,7 +200,14 @@ async function connect(url: URL, era: 'legacy' | 'modern', index: number): Promi
     { name: `soak-${era}-${index}`, version: '1.0.0' },
     era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : undefined,
   );
-  await client.connect(new StreamableHTTPClientTransport(url));
+  const transport = new StreamableHTTPClientTransport(url);
+  await client.connect(transport);
+  // A client that leaves ends its session, as a well-behaved one does (closing alone leaves it to expire).
+  const close = client.close.bind(client);
+  client.close = async () => {
+    if (era === 'legacy') await transport.terminateSession().catch(() => {});
+    await close();
+  };
   return client;
 }
 
@@ -386,8 +394,8 @@ async function main(): Promise<void> {
     clearInterval(progress);
     killTimers.forEach(clearTimeout);
     await Promise.allSettled(clients.map((c) => c.client.close()));
-    // Let the server settle (closed sessions, timers) before the end reading.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Let the server settle (closed sessions, timers, garbage collected) before the end reading.
+    await new Promise((resolve) => setTimeout(resolve, settings.settleSeconds * 1_000));
     clearInterval(sampler);
     rss.end = rssKb(pid) ?? 0;
     rss.peak = Math.max(rss.peak, rss.end);
