@@ -213,6 +213,7 @@ async function stdioConnection(served: ForesightHost) {
   const serving = await served.serveStdio({ input, output });
   return {
     send: (text: string) => input.write(`${text}\n`),
+    answered: (id: string | number) => answers.has(id),
     answer: async (id: string | number | null) => {
       await expect.poll(() => answers.has(id)).toBe(true);
       return answers.get(id)!;
@@ -286,6 +287,36 @@ describe('over stdio: what comes before the opening, and how deep a message may 
     expect(refused.error?.message).toContain('more than 64 levels deep');
     stdio.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }));
     expect((await stdio.answer(3)).result).toEqual({});
+    await stdio.close();
+  });
+});
+
+describe('over stdio: listen streams count against the same cap as over HTTP', () => {
+  it('a listen stream beyond max_listen_streams is refused; ending one frees its place', async () => {
+    const stdio = await stdioConnection(hostWith(recordsPlugin(), { maxListenStreams: 1 }));
+    const listen = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: modernMeta() },
+      });
+    stdio.send(listen(1));
+    stdio.send(listen(2));
+    const refused = await stdio.answer(2);
+    expect(refused.error?.message).toContain('server.limits.max_listen_streams');
+    // The client ends its first stream; the next one is accepted (and stays open, so no answer comes).
+    stdio.send(
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+    );
+    stdio.send(listen(3));
+    stdio.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: modernMeta() } }),
+    );
+    await stdio.answer(4);
+    expect(stdio.answered(3)).toBe(false);
+    stdio.send(listen(5));
+    expect((await stdio.answer(5)).error?.message).toContain('server.limits.max_listen_streams');
     await stdio.close();
   });
 });
