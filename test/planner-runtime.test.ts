@@ -118,7 +118,8 @@ describe('planner: serving the agent from speculative calls', () => {
     await vi.waitFor(() => expect(rec.heldGets()).toBe(3));
     const pending = call(c.client, 'rec__get', { key: 'r1' });
     // The agent's call is waiting on the speculative one, not on a call of its own.
-    await vi.waitFor(() => expect(c.host.planner.snapshot().inFlight).toBe(3));
+    await vi.waitFor(() => expect(c.host.planner.snapshot().joining).toBe(1));
+    expect(c.host.planner.snapshot().inFlight).toBe(3);
     expect(rec.count('get', false)).toBe(0);
     release();
     const answer = await pending;

@@ -96,6 +96,8 @@ export interface PlannerSnapshot {
   allTime: PlannerCounters;
   inFlight: number;
   queued: number;
+  /** Agent calls waiting now for a speculative call still running (each becomes a join when it ends). */
+  joining: number;
   cache: { entries: number; bytes: number };
   /** Target tools auto-off has switched off, with the use rate of their recent results. */
   switchedOff: { tool: string; useRate: number; samples: number }[];
@@ -161,6 +163,7 @@ export class Planner {
   private readonly dispatcher: Dispatcher;
   private readonly now: () => number;
   private readonly counts: PlannerCounters = zeroCounters();
+  private joining = 0;
   private readonly budget: WasteBudget;
   private readonly memos = new WeakMap<EnrichedTool, ToolMemo>();
   /** The tools follow-up links lead to, for the catalog build `listed` came from. */
@@ -284,6 +287,7 @@ export class Planner {
       allTime: this.earlier ? addCounters(this.earlier, counters) : counters,
       inFlight: this.dispatcher.inFlight,
       queued: this.dispatcher.queued,
+      joining: this.joining,
       cache: this.cache.size,
       switchedOff: this.learner?.switchedOff() ?? [],
       edges: this.learner ? rankEdgesByDivergence(this.learner.edges()) : [],
@@ -382,7 +386,10 @@ export class Planner {
       const flight = this.cache.inFlight(parts);
       if (flight) {
         const joinedAtMs = this.now();
-        const result = await untilCancelled(flight.result, env?.signal, name);
+        this.joining += 1;
+        const result = await untilCancelled(flight.result, env?.signal, name).finally(
+          () => (this.joining -= 1),
+        );
         if (result) {
           found = { result, served: { source: 'in_flight', ageMs: 0 } };
           this.counts.joins += 1;
