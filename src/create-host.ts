@@ -11,6 +11,8 @@ import {
   DEFAULT_LIMITS,
   defaultConfig,
   redactSecrets,
+  registerBasicCredential,
+  registerSecret,
   redactSecretsIn,
   resolveRequestStateKey,
   validatePluginOptions,
@@ -156,7 +158,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const validator = createArgumentValidator((tool, reason) =>
     logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
   );
-  const plugins = new PluginHost({ logger });
+  const plugins = new PluginHost({
+    logger,
+    secrets: { add: registerSecret, addBasicCredential: registerBasicCredential },
+  });
   const tools = new ToolPipeline({
     host: plugins,
     enrichers: [

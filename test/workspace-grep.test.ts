@@ -1,4 +1,4 @@
-// grep: JS regex over text files, with context, max results, binary skipping and the same ignores as glob.
+// grep: RE2 patterns over text files, with context, max results, binary skipping and the same ignores as glob.
 import { describe, expect, it } from 'vitest';
 import { textOf } from './support/in-memory.js';
 import { useWorkspaceTree } from './support/workspace-tree.js';
@@ -36,7 +36,7 @@ describe('workspace grep', () => {
     expect(result.structuredContent).toEqual({ matches: [], truncated: false });
   });
 
-  it('uses the pattern as a JavaScript regular expression, case-sensitive unless asked', async () => {
+  it('uses the pattern as a regular expression (RE2 syntax), case-sensitive unless asked', async () => {
     const sensitive = await grep({ pattern: '^\\s+return n \\+ \\d; // todo', path: 'src' });
     expect(sensitive.structuredContent).toEqual({
       matches: [{ path: 'src/util.ts', line: 2, text: '  return n + 1; // todo lower case' }],

@@ -21,7 +21,12 @@ describe('workspace plugin', () => {
   });
 
   it('fills option defaults and rejects unknown keys and bad values', () => {
-    expect(WorkspaceOptionsSchema.parse({})).toEqual({ root: '.', max_read_bytes: 262144, max_results: 200 });
+    expect(WorkspaceOptionsSchema.parse({})).toEqual({
+      root: '.',
+      allow_system_root: false,
+      max_read_bytes: 262144,
+      max_results: 200,
+    });
     expect(WorkspaceOptionsSchema.safeParse({ roots: '.' }).success).toBe(false);
     expect(WorkspaceOptionsSchema.safeParse({ max_read_bytes: 10 }).success).toBe(false);
     expect(WorkspaceOptionsSchema.safeParse({ max_results: 1.5 }).success).toBe(false);

@@ -5,6 +5,7 @@ import {
   isAuthenticated,
   loadConfig,
   parseHttpAddress,
+  redactSecrets,
   resolveAuthToken,
 } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
@@ -37,6 +38,14 @@ export class CliError extends Error {
 
 function pluginLabel(plugin: MountedPlugin): string {
   return `${plugin.name} (${plugin.id})`;
+}
+
+/**
+ * What the commands print about plugins: their health and start errors come from providers, which may quote a
+ * credential a server echoed back. Results and lists reach the commands already redacted by the protocol layer.
+ */
+function print(stream: NodeJS.WriteStream, text: string): void {
+  stream.write(redactSecrets(text));
 }
 
 function count(n: number, noun: string): string {
@@ -143,7 +152,8 @@ export async function toolsCommand(options: CommonOptions & { json?: boolean }):
     // On stderr, so stdout stays the list (or the JSON) alone.
     for (const plugin of host.plugins.mountedPlugins())
       if (plugin.health.detail !== undefined)
-        process.stderr.write(
+        print(
+          process.stderr,
           `foresight: ${pluginLabel(plugin)} ${plugin.health.state}: ${plugin.health.detail}\n`,
         );
     if (options.json) {
@@ -197,19 +207,20 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       const mark = state === 'ready' ? 'ok' : 'fail';
       const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools`;
       const why = state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
-      process.stdout.write(`${line}${why === undefined ? '' : ` (${why})`}\n`);
+      print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
     }
     const unlisted = host.tools.unlisted();
     for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
-      process.stdout.write(`note  ${message}\n`);
-    for (const problem of host.planner.modelProblems()) process.stdout.write(`warn  planner: ${problem}\n`);
+      print(process.stdout, `note  ${message}\n`);
+    for (const problem of host.planner.modelProblems()) print(process.stdout, `warn  planner: ${problem}\n`);
     const failed = unlisted.filter((u) => u.reason === 'failed');
-    for (const { message } of failed) process.stdout.write(`fail  ${message}\n`);
+    for (const { message } of failed) print(process.stdout, `fail  ${message}\n`);
     // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
     if (failed.length) throw new CliError(`${count(failed.length, 'tool')} failed enrichment`, 1);
     const down = mounted.filter((m) => m.health.state !== 'ready');
     if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
-    process.stdout.write(
+    print(
+      process.stdout,
       `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
     );
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `foresight` command: a thin layer over createHost.
 import { Command } from 'commander';
+import { redactSecrets } from '../config/index.js';
 import { describeThrown } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
 import { CliError, callCommand, checkCommand, serveCommand, statsCommand, toolsCommand } from './commands.js';
@@ -48,6 +49,7 @@ program
   .action((options) => statsCommand(options));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  process.stderr.write(`foresight: ${describeThrown(error)}\n`);
+  // A plugin's start failure may quote what its server echoed back, credentials included.
+  process.stderr.write(`foresight: ${redactSecrets(describeThrown(error))}\n`);
   process.exit(error instanceof CliError ? error.exitCode : 1);
 });

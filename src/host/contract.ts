@@ -54,6 +54,22 @@ export interface PluginContext {
   clientRoots?(): Promise<Root[] | undefined>;
   /** Called when a client's roots change, or a client with roots connects or leaves. Returns the unsubscribe. */
   onRootsChanged?(listener: () => void): () => void;
+  /**
+   * Where a plugin registers secrets the host cannot know of: credentials it builds from configured ones, or
+   * tokens it was handed without the config (a plugin mounted in code). Absent when the host redacts nothing.
+   */
+  secrets?: SecretRegistry;
+}
+
+/** Values the host redacts, with their encoded forms, from results, errors, logs and CLI output. */
+export interface SecretRegistry {
+  /** A secret value; values shorter than 4 characters are ignored. */
+  add(value: string): void;
+  /**
+   * `secret` and the HTTP Basic credential `user:secret`, so `Authorization: Basic …` echoed back by a server
+   * is redacted too. Call it wherever a plugin joins a user and a token.
+   */
+  addBasicCredential(user: string, secret: string): void;
 }
 
 /**

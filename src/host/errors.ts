@@ -90,6 +90,12 @@ export const errors = {
     (variable: string, key: string) =>
       `environment variable ${variable} (named by ${key}) is not set or empty`,
   ),
+  secretInBinary: define(
+    'E_SECRET_IN_BINARY',
+    'invalid_input',
+    (mimeType: string | undefined) =>
+      `the answer holds binary content (${mimeType ?? 'of no stated media type'}) in which a configured secret appears; binary content cannot be redacted without corrupting it, so the answer is withheld`,
+  ),
   // mounting
   pluginIdInvalid: define(
     'E_PLUGIN_ID_INVALID',
@@ -343,6 +349,12 @@ export const errors = {
     'E_NOT_A_DIRECTORY',
     'invalid_input',
     (path: string) => `${quote(path)} is a file, not a directory`,
+  ),
+  processSecretRefused: define(
+    'E_PROCESS_SECRET',
+    'invalid_input',
+    (path: string) =>
+      `${quote(path)} is a process's environment or memory, which holds its secrets (tokens, keys); the workspace plugin never reads it, whatever its root`,
   ),
   binaryFile: define(
     'E_BINARY_FILE',

@@ -13,7 +13,14 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import type { CatalogKind, CompletionRequest, Logger, PluginContext, PluginHealth } from './contract.js';
+import type {
+  CatalogKind,
+  CompletionRequest,
+  Logger,
+  PluginContext,
+  PluginHealth,
+  SecretRegistry,
+} from './contract.js';
 import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
 import { capCompletion } from './completion.js';
@@ -48,6 +55,8 @@ export type HostState = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 export interface PluginHostOptions {
   logger: Logger;
+  /** Offered to plugins as `PluginContext.secrets`; none by default. */
+  secrets?: SecretRegistry;
 }
 
 /** One mounted plugin, as `foresight check` and `foresight tools` show it. */
@@ -166,6 +175,7 @@ export class PluginHost {
       notifyResourceUpdated: (uri) => this.emit('resourceUpdated', publishUri(mount.scheme, uri)),
       clientRoots: () => this.roots.current(),
       onRootsChanged: (listener) => this.roots.onChanged(listener),
+      ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
     };
     const target = `plugin ${mount.label}`;
     try {

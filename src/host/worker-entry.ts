@@ -243,6 +243,12 @@ if (data.contextMembers.includes('clientRoots'))
   context.clientRoots = () => hostRequest((requestId) => ({ type: 'clientRoots', requestId }));
 if (data.contextMembers.includes('onRootsChanged'))
   context.onRootsChanged = (listener) => roots.onChanged(listener);
+// Registered in the host's thread, which is where results, errors and logs are redacted.
+if (data.contextMembers.includes('secrets'))
+  context.secrets = {
+    add: (value) => post({ type: 'secret', value }),
+    addBasicCredential: (user, value) => post({ type: 'secret', value, user }),
+  };
 
 try {
   const plugin = await loadPluginModule(data.module, `"${data.name}"`);

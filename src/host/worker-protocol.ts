@@ -15,7 +15,7 @@ export const RELAYED_PROVIDER_MEMBERS: readonly RelayedProviderMember[] = [
   'health',
 ];
 /** Optional context members the worker's context offers only when the host's context has them. */
-export type RelayedContextMember = 'clientRoots' | 'onRootsChanged';
+export type RelayedContextMember = 'clientRoots' | 'onRootsChanged' | 'secrets';
 
 export interface WorkerData {
   module: string;
@@ -81,6 +81,8 @@ export type WorkerMessage =
     }
   | { type: 'catalog'; kind: CatalogKind; catalog: Catalog }
   | { type: 'resourceUpdated'; uri: string }
+  /** A secret registered through the context; with `user`, the Basic credential `user:value`. */
+  | { type: 'secret'; value: string; user?: string }
   /** The provider's `health()` changed (polled in the worker, and checked after each call). */
   | { type: 'health'; health: PluginHealth }
   /** The plugin asked its context for `clientRoots()` outside a call; answered with `reply`. */

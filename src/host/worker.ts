@@ -79,6 +79,7 @@ class WorkerThread {
       contextMembers: [
         ...(options.context.clientRoots ? ['clientRoots' as const] : []),
         ...(options.context.onRootsChanged ? ['onRootsChanged' as const] : []),
+        ...(options.context.secrets ? ['secrets' as const] : []),
       ],
     };
     this.worker = new Worker(workerEntry, { workerData: data, stderr: false });
@@ -239,6 +240,10 @@ class WorkerThread {
         return;
       case 'resourceUpdated':
         context.notifyResourceUpdated(message.uri);
+        return;
+      case 'secret':
+        if (message.user === undefined) context.secrets?.add(message.value);
+        else context.secrets?.addBasicCredential(message.user, message.value);
         return;
       case 'log':
         mount.logger.child(message.bindings)[message.level](message.obj, message.msg);

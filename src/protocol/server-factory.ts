@@ -190,8 +190,10 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
 
   // The plugins' JSON Schemas pass through unchanged; the SDK types their property schemas as JSON values.
   // A 2025 client gets no tasks, so it is not told which tools have them (the 2026-07-28 codec drops the field).
+  // Lists are redacted like results: an upstream server or a provider's metadata may echo a credential into a
+  // description.
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const listed = toolsFor(ctx).listTools();
+    const listed = options.redactResult(toolsFor(ctx).listTools());
     return { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] };
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -227,11 +229,11 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   server.setRequestHandler('resources/list', async () => ({
     resources: [
       ...[...builtins.values()].map((entry) => entry.resource),
-      ...host.listResources().filter((resource) => !builtins.has(resource.uri)),
+      ...options.redactResult(host.listResources().filter((resource) => !builtins.has(resource.uri))),
     ],
   }));
   server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: host.listResourceTemplates(),
+    resourceTemplates: options.redactResult(host.listResourceTemplates()),
   }));
   server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params;
@@ -252,7 +254,9 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       RESOURCE_NOT_FOUND,
     );
   });
-  server.setRequestHandler('prompts/list', async () => ({ prompts: host.listPrompts() }));
+  server.setRequestHandler('prompts/list', async () => ({
+    prompts: options.redactResult(host.listPrompts()),
+  }));
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;
     return guard(`prompt "${name}"`, async () => {

@@ -59,6 +59,11 @@ export function createJiraProvider(
   ctx: PluginContext,
   seams: JiraSeams = {},
 ): PluginProvider {
+  // Cloud sends "email:token" as HTTP Basic (base64): registered as a credential, the header is redacted wherever
+  // Jira echoes it back (messages, tool descriptions built from metadata, logs, `foresight check`).
+  if (settings.flavor === 'cloud' && settings.email)
+    ctx.secrets?.addBasicCredential(settings.email, settings.token);
+  else ctx.secrets?.add(settings.token);
   // Field errors from Jira name a field by id; the agent knows it by its cf_ parameter.
   let fieldLabel = (id: string) => id;
   const client = createJiraClient(settings, (id) => fieldLabel(id), seams.clock);

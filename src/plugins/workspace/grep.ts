@@ -1,18 +1,25 @@
-// The grep tool: lines matching a JavaScript regular expression, with context, across the workspace's text files.
+// The grep tool: lines matching an RE2 pattern, with context, across the workspace's text files.
 import { readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import * as z from 'zod';
 import { describeThrown, errors } from '../../host/index.js';
 import { looksBinary } from './binary.js';
 import { formatMatches, type GrepMatch } from './grep-format.js';
+import { compileLineTest, PATTERN_SYNTAX } from './grep-pattern.js';
 import { maxResultsParam, pathParam } from './params.js';
 import { displayPath, isDenied, isMissing, resolveInRoot } from './paths.js';
+import { createTimeSlice } from './time-slice.js';
 import { defineTool, type WorkspaceTool } from './tool.js';
 import { walkFiles, walkOne } from './walk.js';
 import type { Workspace } from './workspace.js';
 
 /** Longer lines (minified bundles) are clipped, so one match cannot fill an agent's context. */
 const MAX_LINE_CHARS = 500;
+/**
+ * Only this much of a line is searched. Past it a line is minified code or data, where a match means little, and
+ * the bound keeps the work between two event-loop turns small (see time-slice.ts) on a file of such lines.
+ */
+const MAX_MATCH_CHARS = 4096;
 const MAX_CONTEXT_LINES = 10;
 /** Larger files are skipped: they are logs or bundles, and reading one whole would stall the call. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -36,7 +43,9 @@ const GrepInput = (maxResults: number) =>
       .string()
       .min(1)
       .max(1000)
-      .describe('JavaScript regular expression source (no surrounding slashes), tested against each line'),
+      .describe(
+        `regular expression in ${PATTERN_SYNTAX}; no surrounding slashes; tested against each line (its first ${MAX_MATCH_CHARS} characters)`,
+      ),
     path: pathParam('file or directory to search'),
     glob: z
       .string()
@@ -63,10 +72,10 @@ export function createGrepTool(ws: Workspace): WorkspaceTool {
     name: 'grep',
     title: 'Search file contents',
     description:
-      'Searches the text files of the workspace for lines matching a JavaScript regular expression. ' +
+      `Searches the text files of the workspace for lines matching a regular expression in ${PATTERN_SYNTAX}. ` +
       'Answers one "path:line:text" row per match (context rows as "path-line-text", groups split by "--"). ' +
       `Skips binary files, files over ${MAX_FILE_BYTES / 1024 / 1024} MiB, .git, node_modules and .gitignored files; ` +
-      `lines longer than ${MAX_LINE_CHARS} characters are clipped.`,
+      `only the first ${MAX_MATCH_CHARS} characters of a line are searched, and lines are shown clipped to ${MAX_LINE_CHARS}.`,
     input: GrepInput(ws.maxResults),
     output: GrepOutput,
     async run(args, ctx) {
@@ -84,19 +93,14 @@ export function createGrepTool(ws: Workspace): WorkspaceTool {
 }
 
 async function search(ws: Workspace, args: GrepArgs, signal: AbortSignal): Promise<GrepResult> {
-  let regex: RegExp;
-  try {
-    // No "g" flag: RegExp.test would then carry lastIndex from one line to the next.
-    regex = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
-  } catch (error) {
-    throw errors.badPattern(args.pattern, describeThrown(error));
-  }
+  const test = compileLineTest(args.pattern, args.ignore_case);
   const inFilter = args.glob === undefined ? () => true : fileFilter(args.glob);
   const target = await resolveInRoot(ws.root, args.path);
   const stats = await stat(target.real);
   if (!stats.isDirectory() && !stats.isFile()) throw errors.notAFile(displayPath(target.rel));
   const files = stats.isDirectory() ? walkFiles(ws.root, target, signal) : walkOne(target);
   const matches: GrepMatch[] = [];
+  const slice = createTimeSlice(signal);
   for await (const file of files) {
     signal.throwIfAborted();
     const local = stats.isDirectory() && target.rel !== '' ? file.rel.slice(target.rel.length + 1) : file.rel;
@@ -104,7 +108,9 @@ async function search(ws: Workspace, args: GrepArgs, signal: AbortSignal): Promi
     const lines = await readTextLines(file.real);
     if (lines === undefined) continue;
     for (let i = 0; i < lines.length; i++) {
-      if (!regex.test(lines[i] ?? '')) continue;
+      if (slice.spent()) await slice.yieldTurn();
+      const line = lines[i] ?? '';
+      if (!test(line.length > MAX_MATCH_CHARS ? line.slice(0, MAX_MATCH_CHARS) : line)) continue;
       if (matches.length === args.max_results) return { matches, truncated: true };
       matches.push(toMatch(file.rel, lines, i, args.context));
     }

@@ -14,6 +14,13 @@ export const WorkspaceOptionsSchema = z.strictObject({
     .min(1)
     .default('.')
     .describe('directory the plugin serves; relative paths resolve against the working directory'),
+  /** Default false: a root that is or contains /proc or /sys (as "/" does) is refused at start. */
+  allow_system_root: z
+    .boolean()
+    .default(false)
+    .describe(
+      'serve a root that is or contains /proc or /sys, such as "/"; the environment and memory of processes stay refused',
+    ),
   /** Default 256 KiB: large enough for most source files, small enough for an agent's context. */
   max_read_bytes: z
     .number()

@@ -2,6 +2,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../../host/index.js';
+import { isProcessSecret, reachesSystemTree, SYSTEM_TREES } from './system-paths.js';
 
 /** The root as the filesystem sees it (links resolved), so prefix checks compare real paths with real paths. */
 export interface WorkspaceRoot {
@@ -26,18 +27,27 @@ export function isDenied(error: unknown): boolean {
   return error instanceof Error && 'code' in error && (error.code === 'EACCES' || error.code === 'EPERM');
 }
 
-export async function openRoot(configured: string): Promise<WorkspaceRoot> {
+/** `allowSystemRoot` (the allow_system_root option) lets the root be or contain a system tree such as /proc. */
+export async function openRoot(configured: string, allowSystemRoot = false): Promise<WorkspaceRoot> {
   const absolute = path.resolve(configured);
+  let real: string | undefined;
   try {
-    const real = await realpath(absolute);
-    if ((await stat(real)).isDirectory()) return { real };
+    real = await realpath(absolute);
+    if (!(await stat(real)).isDirectory()) real = undefined;
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
-  throw errors.configInvalid(
-    'workspace plugin option root',
-    `${JSON.stringify(absolute)} is not a directory`,
-  );
+  if (real === undefined)
+    throw errors.configInvalid(
+      'workspace plugin option root',
+      `${JSON.stringify(absolute)} is not a directory`,
+    );
+  if (!allowSystemRoot && reachesSystemTree(real))
+    throw errors.configInvalid(
+      'workspace plugin option root',
+      `${JSON.stringify(real)} is or contains ${SYSTEM_TREES.join(' or ')}, where processes' environments (with their tokens) can be read; serve a project directory, or set allow_system_root = true in the plugin's table to serve it anyway`,
+    );
+  return { real };
 }
 
 export function isInside(root: WorkspaceRoot, real: string): boolean {
@@ -94,6 +104,7 @@ export async function resolveInRoot(root: WorkspaceRoot, input: string): Promise
     throw errors.pathNotFound(input);
   }
   if (!isInside(root, real)) throw errors.pathOutsideRoot(input);
+  if (await isProcessSecret(real)) throw errors.processSecretRefused(input);
   return { rel, real };
 }
 

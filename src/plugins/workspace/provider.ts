@@ -13,7 +13,7 @@ import type { Workspace } from './workspace.js';
 
 export async function createWorkspaceProvider(options: WorkspaceOptions): Promise<PluginProvider> {
   const ws: Workspace = {
-    root: await openRoot(options.root),
+    root: await openRoot(options.root, options.allow_system_root),
     maxReadBytes: options.max_read_bytes,
     maxResults: options.max_results,
   };

@@ -4,6 +4,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inheritedRules, rulesForChildren, type IgnoreRules } from './ignores.js';
 import { isDenied, isMissing, joinRel, realInside, type ResolvedPath, type WorkspaceRoot } from './paths.js';
+import { isProcessSecret } from './system-paths.js';
 
 export interface WalkedFile {
   /** Root-relative path as the caller would name it (through links, not around them). */
@@ -70,11 +71,11 @@ async function* walkDir(
     if (entry.isDirectory()) {
       if (!rules.ignores(rel, true)) yield* walkDir(root, rel, real, rules, signal);
     } else if (entry.isFile()) {
-      if (!rules.ignores(rel, false)) yield { rel, real };
+      if (!rules.ignores(rel, false) && !(await isProcessSecret(real))) yield { rel, real };
     } else if (entry.isSymbolicLink() && !rules.ignores(rel, false)) {
       // Linked directories are not entered: their files are reachable by their own path, and links can cycle.
       const target = await linkTarget(root, real);
-      if (target?.kind === 'file') yield { rel, real: target.real };
+      if (target?.kind === 'file' && !(await isProcessSecret(target.real))) yield { rel, real: target.real };
     }
   }
 }
