@@ -17,7 +17,7 @@ import {
   wireProblem,
 } from './support/fuzz.js';
 import { requestObject } from './support/fuzz-frames.js';
-import { MODERN_VERSION, modernPost } from './support/modern-wire.js';
+import { MODERN_VERSION, eventData, modernPost } from './support/modern-wire.js';
 
 let rig: FuzzRig;
 let server: HttpServer;
@@ -198,11 +198,7 @@ function messagesOf(answer: Answer): { messages: unknown[]; problem?: string } {
   if (answer.contentType.startsWith('text/event-stream')) {
     const messages: unknown[] = [];
     for (const event of answer.text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
+      const data = eventData(event);
       if (data === '') continue;
       try {
         messages.push(JSON.parse(data));

@@ -7,53 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
-import { type JsonRpcMessage, MODERN_VERSION, modernMeta, modernPost } from './support/modern-wire.js';
+import { MODERN_VERSION, modernMeta, modernPost, postRaw } from './support/modern-wire.js';
 import { recordsPlugin } from './support/records-plugin.js';
 
 const MAX_SESSIONS = 1_000;
 const MAX_LISTEN_STREAMS = 3;
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  messages: JsonRpcMessage[];
-}
-
-/** One raw POST to the server (JSON or SSE answers), for what a correct client would never send. */
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': String(Buffer.byteLength(body)),
-          ...headers,
-        },
-      },
-      async (res) => {
-        let text = '';
-        for await (const chunk of res) text += String(chunk);
-        const messages = String(res.headers['content-type']).startsWith('text/event-stream')
-          ? text
-              .split('\n')
-              .filter((line) => line.startsWith('data: ') && line.length > 6)
-              .map((line) => JSON.parse(line.slice(6)) as JsonRpcMessage)
-          : text.trim() === ''
-            ? []
-            : [JSON.parse(text) as JsonRpcMessage];
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, messages });
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+/** One raw POST to the server, for what a correct client would never send. */
+const post = (url: string, body: string, headers: Record<string, string> = {}) => postRaw(url, body, headers);
 
 const initialize = (protocolVersion = '2025-11-25') =>
   JSON.stringify({

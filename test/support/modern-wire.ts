@@ -45,6 +45,7 @@ export interface PostOptions {
 
 export interface WireAnswer {
   status: number;
+  headers: IncomingMessage['headers'];
   contentType: string;
   /** Every JSON-RPC message of the body, in order (one for a JSON body, each event of an SSE body). */
   messages: JsonRpcMessage[];
@@ -117,15 +118,58 @@ export function modernPost(
   });
 }
 
+/**
+ * Posts a body as it is (any JSON, a batch, a body no client would send) with the given headers over the
+ * defaults (JSON, both answer types accepted), and reads every message of the answer.
+ */
+export function postRaw(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+  options: PostOptions = {},
+): Promise<WireAnswer> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      },
+      (res) => readAnswer(res, undefined, options).then(resolve, reject),
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** The data of one server-sent event: its `data:` lines joined ("" for an event with none). */
+export function eventData(event: string): string {
+  return event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trimStart())
+    .join('\n');
+}
+
+/** Reads an answer; with an `id`, a stream is read until that request's response (or `maxMessages`) arrives. */
 async function readAnswer(
   res: IncomingMessage,
-  id: string | number,
+  id: string | number | undefined,
   options: PostOptions,
 ): Promise<WireAnswer> {
   const contentType = String(res.headers['content-type'] ?? '');
   const messages: JsonRpcMessage[] = [];
   const answer = (): WireAnswer => ({
     status: res.statusCode ?? 0,
+    headers: res.headers,
     contentType,
     messages,
     response: messages.find((message) => message.id === id && message.method === undefined),
@@ -145,11 +189,7 @@ async function readAnswer(
       const events = buffer.split(/\r?\n\r?\n/);
       buffer = events.pop() ?? '';
       for (const event of events) {
-        const data = event
-          .split(/\r?\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
+        const data = eventData(event);
         if (data === '') continue;
         const message = JSON.parse(data) as JsonRpcMessage;
         messages.push(message);
