@@ -2,6 +2,7 @@
 // sessions opened and never used, one id used twice, batches on revisions without them, and arguments nested until
 // something breaks. Each is bounded or refused with a clear answer, and the server keeps serving everyone else.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightHost, createHost } from '../src/create-host.js';
@@ -295,5 +296,39 @@ describe('nesting depth', () => {
     });
     expect(within.status).toBe(200);
     expect(within.response?.result).toBeDefined();
+  });
+});
+
+describe('slow clients', () => {
+  it('a client that never finishes its headers, or its body, is cut off after the timeout', async () => {
+    const slow = createHost({
+      plugins: [recordsPlugin().plugin],
+      planner: { enabled: false },
+      logger: createMemoryLogger(),
+      limits: { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500 },
+    });
+    const served = await slow.serveHttp({ port: 0 });
+    try {
+      const trickle = (text: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(served.port, '127.0.0.1', () => socket.write(text));
+          let answer = '';
+          socket.on('data', (chunk) => (answer += String(chunk)));
+          socket.once('close', () => resolve(answer));
+          socket.once('error', reject);
+        });
+      // Headers begun and never ended.
+      const headers = await trickle(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nX-Slow: 1\r\n`);
+      expect(headers).toMatch(/^HTTP\/1\.1 408/);
+      // Headers done, the body promised and never sent.
+      const body = await trickle(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+      );
+      expect(body).toMatch(/^HTTP\/1\.1 408/);
+      // Everyone else is served as before.
+      expect((await modernPost(served.url, 'server/discover')).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
   });
 });

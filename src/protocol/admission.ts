@@ -45,6 +45,18 @@ export class RequestAdmission {
     return this.running;
   }
 
+  /** A slot for one call of `client` at once, when one is free and nobody of that client waits; else undefined. */
+  tryAdmit(client: string): Release | undefined {
+    const lane = this.lanes.get(client);
+    if (lane === undefined) {
+      if (this.running >= this.limits.maxInFlight) return undefined;
+      const fresh = new ClientLane();
+      this.lanes.set(client, fresh);
+      return this.take(client, fresh);
+    }
+    return lane.waiting.length === 0 && this.hasRoom(lane) ? this.take(client, lane) : undefined;
+  }
+
   /**
    * Waits for a slot for one call of `client`; resolves with its release. Rejects with AdmissionRefused at once
    * when the client's queue is full, and with the signal's reason when the call is abandoned while it waits.

@@ -25,63 +25,69 @@ function validationIssues(message: string): Array<{ path?: unknown[]; message?: 
   }
 }
 
-/** "invalid params for prompts/get: params.name: Invalid input: expected string, received undefined". */
-function invalidParamsSentence(
-  method: string,
-  issues: Array<{ path?: unknown[]; message?: string }>,
-): string {
+/** "invalid params: params.name: Invalid input: expected string, received undefined". */
+function invalidParamsSentence(issues: Array<{ path?: unknown[]; message?: string }>): string {
   const described = issues.map((issue) => {
     const path = (issue.path ?? []).map(String).join('.');
     return `${path === '' ? 'the request' : path}: ${issue.message ?? 'invalid'}`;
   });
-  return `invalid params for ${method}: ${described.join('; ')}`;
+  return `invalid params: ${described.join('; ')}`;
 }
 
 type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
+/** An error answer made clear: the SDK's bad-params answer as -32602 in a sentence; any other as it was. */
+function clearParamsError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || message.error.code !== INTERNAL_ERROR) return message;
+  const issues = validationIssues(message.error.message);
+  return issues
+    ? { ...message, error: { code: INVALID_PARAMS, message: invalidParamsSentence(issues) } }
+    : message;
+}
+
 /**
  * The transport as the server sees it: everything passes through, but params the SDK's validation refused are
- * answered with -32602, and, for a 2025 client, a `resources/read` that fails for want of the resource with -32002. A Proxy, so that what the server sets on the transport
- * (`onclose`, `onerror`) lands on the transport itself.
+ * answered with -32602, and, for a 2025 client, a `resources/read` that fails for want of the resource with -32002.
+ * A Proxy, so that what the server sets on the transport (`onclose`, `onerror`) lands on the transport itself; the
+ * methods it hands out are bound once, since the SDK reads them on every message.
  */
 export function withClientErrorCodes<T extends Transport>(transport: T, era: ProtocolEra): T {
-  /** The method of each request still waiting for its answer. */
-  const methods = new Map<RequestId, string>();
+  /** Ids of a 2025 client's `resources/read` requests still waiting for their answers. */
+  const reads = new Set<RequestId>();
   const restore = (message: JSONRPCMessage): JSONRPCMessage => {
-    if ('method' in message || !('id' in message) || message.id === undefined) return message;
-    const method = methods.get(message.id);
-    if (method === undefined) return message;
-    methods.delete(message.id);
-    if (!('error' in message)) return message;
-    const { error } = message;
-    if (error.code === INTERNAL_ERROR) {
-      const issues = validationIssues(error.message);
-      return issues
-        ? { ...message, error: { code: INVALID_PARAMS, message: invalidParamsSentence(method, issues) } }
-        : message;
-    }
-    if (era !== 'legacy' || method !== 'resources/read' || error.code !== INVALID_PARAMS) return message;
-    if ((error.data as { kind?: unknown } | undefined)?.kind !== 'not_found') return message;
-    return { ...message, error: { ...error, code: RESOURCE_NOT_FOUND } };
+    const cleared = clearParamsError(message);
+    if (era !== 'legacy' || reads.size === 0 || 'method' in cleared || !('id' in cleared)) return cleared;
+    if (cleared.id === undefined || !reads.delete(cleared.id) || !('error' in cleared)) return cleared;
+    const { error } = cleared;
+    if (error.code !== INVALID_PARAMS) return cleared;
+    if ((error.data as { kind?: unknown } | undefined)?.kind !== 'not_found') return cleared;
+    return { ...cleared, error: { ...error, code: RESOURCE_NOT_FOUND } };
   };
+  const send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) =>
+    transport.send(restore(message), options);
+  // By the function itself: a handler the server sets again (onclose, onerror) must not come back as the old one.
+  const bound = new WeakMap<object, unknown>();
   return new Proxy(transport, {
     get(target, property) {
-      if (property === 'send')
-        return (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) =>
-          target.send(restore(message), options);
+      if (property === 'send') return send;
       const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      let method = bound.get(value);
+      if (method === undefined) bound.set(value, (method = (value as () => unknown).bind(target)));
+      return method;
     },
     set(target, property, value: unknown) {
-      if (property !== 'onmessage' || typeof value !== 'function')
+      if (era !== 'legacy' || property !== 'onmessage' || typeof value !== 'function')
         return Reflect.set(target, property, value);
       const handler = value as MessageHandler;
       const watching: MessageHandler = (message, extra) => {
-        if ('method' in message && 'id' in message) methods.set(message.id, message.method);
-        // A cancelled request is never answered: it is forgotten here instead.
-        else if ('method' in message && message.method === 'notifications/cancelled') {
-          const id = endedRequestId(message);
-          if (id !== undefined) methods.delete(id);
+        if ('method' in message) {
+          if (message.method === 'resources/read' && 'id' in message) reads.add(message.id);
+          // A cancelled request is never answered: it is forgotten here instead.
+          else if (message.method === 'notifications/cancelled') {
+            const id = endedRequestId(message);
+            if (id !== undefined) reads.delete(id);
+          }
         }
         handler(message, extra);
       };

@@ -371,7 +371,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
 
   const server = createServer(
     // A client that trickles its headers or body holds a socket: it gets these long, then the socket closes.
-    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs },
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks those timeouts on this interval (default 30 s), so it sets how late they may fire.
+      connectionsCheckingInterval: Math.max(
+        250,
+        Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4,
+      ),
+    },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         if (error instanceof BodyError)

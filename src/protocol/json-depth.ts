@@ -1,17 +1,21 @@
-// How deeply a parsed JSON value nests, measured without recursion: a value nested deeper than the stack would be
-// measured by the walk that is meant to refuse it.
+// How deeply a parsed JSON value nests. The walk stops one level past the limit, so its own recursion is bounded by
+// the limit however deep the value goes: a value nested deeper than the stack cannot overflow the check meant to
+// refuse it.
 
 /** True when `value` holds objects or arrays nested more than `maxDepth` levels (a bare scalar is depth 0). */
 export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  return depthExceeds(value, maxDepth);
+}
+
+/** `budget`: the levels still allowed below this point. */
+function depthExceeds(value: unknown, budget: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const stack: Array<{ node: object; depth: number }> = [{ node: value, depth: 1 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (depth > maxDepth) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null)
-        stack.push({ node: child as object, depth: depth + 1 });
-    }
+  if (budget === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (depthExceeds(item, budget - 1)) return true;
+    return false;
   }
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (depthExceeds(record[key], budget - 1)) return true;
   return false;
 }

@@ -160,11 +160,14 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   const client = connection.stream ?? connection.principal;
   /** Runs `fn` once the call has a slot (see RequestAdmission); a client whose queue is full is refused. */
   const admitted = async <T>(ctx: ServerContext, fn: () => Promise<T>): Promise<T> => {
-    let release: () => void;
-    try {
-      release = await options.admission.admit(client, ctx.mcpReq.signal);
-    } catch (error) {
-      throw error instanceof AdmissionRefused ? errors.serverBusy(error.running, error.waiting) : error;
+    // A free slot is taken at once: the common case costs no promise of its own.
+    let release = options.admission.tryAdmit(client);
+    if (release === undefined) {
+      try {
+        release = await options.admission.admit(client, ctx.mcpReq.signal);
+      } catch (error) {
+        throw error instanceof AdmissionRefused ? errors.serverBusy(error.running, error.waiting) : error;
+      }
     }
     try {
       return await fn();
