@@ -100,6 +100,17 @@ export function modernPost(
     if (value === null) delete headers[key.toLowerCase()];
     else headers[key.toLowerCase()] = value;
   }
+  return postBody(url, body, headers, id, options);
+}
+
+/** Sends one POST and reads its answer (until `id`'s response, when given). */
+function postBody(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  id: string | number | undefined,
+  options: PostOptions,
+): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const req = httpRequest(
@@ -128,26 +139,8 @@ export function postRaw(
   headers: Record<string, string> = {},
   options: PostOptions = {},
 ): Promise<WireAnswer> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-          'content-length': String(Buffer.byteLength(body)),
-        },
-      },
-      (res) => readAnswer(res, undefined, options).then(resolve, reject),
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
+  const defaults = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  return postBody(url, body, { ...defaults, ...headers }, undefined, options);
 }
 
 /** The data of one server-sent event: its `data:` lines joined ("" for an event with none). */
