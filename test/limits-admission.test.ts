@@ -179,7 +179,7 @@ describe('over stdio: a client pipelining without bound', () => {
       input.write(chunk);
     }
     await expect.poll(() => rec.heldGets()).toBe(limits.maxInFlightPerClient);
-    // Reading stopped at 16 running and 64 waiting: the rest of the flood is still in the pipe, unread.
+    // Reading stopped at 64 unanswered (16 running, 48 waiting): the rest of the flood is still in the pipe, unread.
     expect(input.isPaused()).toBe(true);
     expect(input.readableLength).toBeGreaterThan(0);
     expect(answers.size).toBe(1);

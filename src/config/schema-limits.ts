@@ -61,7 +61,7 @@ export interface ServerLimits {
   maxInFlightPerClient: number;
   /**
    * Calls of one client waiting for a slot; one more is refused at once (E_SERVER_BUSY). Over stdio the server
-   * stops reading stdin instead, so a pipelining client is slowed down, never refused.
+   * stops reading stdin once this many requests are unanswered, so a pipelining client is slowed down, not refused.
    */
   maxQueuedPerClient: number;
   /** Largest JSON-RPC message: an HTTP body or a stdio line. */

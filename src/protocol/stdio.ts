@@ -28,7 +28,7 @@ export interface StdioServeOptions extends Pick<LineTransportOptions, 'input' | 
   logger: Logger;
   /** Default "serve". */
   legacyClients?: LegacyPosture;
-  limits: Pick<ServerLimits, 'maxRequestBytes' | 'maxDepth' | 'maxInFlightPerClient' | 'maxQueuedPerClient'>;
+  limits: Pick<ServerLimits, 'maxRequestBytes' | 'maxDepth' | 'maxQueuedPerClient'>;
 }
 
 /** What a connection may ask before it says which revision it speaks: a ping, or its opening request. */
@@ -58,8 +58,9 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
     output: options.output,
     maxLineBytes: options.limits.maxRequestBytes,
     maxDepth: options.limits.maxDepth,
-    // A stdio connection is one client: it is slowed down where its calls would start to be refused.
-    maxUnanswered: options.limits.maxInFlightPerClient + options.limits.maxQueuedPerClient,
+    // A stdio connection is one client: it is slowed down before its calls could be refused, even when the
+    // whole process is busy and none of them runs yet.
+    maxUnanswered: Math.max(1, options.limits.maxQueuedPerClient),
     observe: {
       inbound: (message) => {
         const listen = listenedResources(message);
