@@ -121,6 +121,12 @@ export class LineStdioTransport implements Transport {
   }
 
   private readonly onData = (chunk: Buffer) => {
+    // Input that arrives while reading is paused waits behind what was already set aside, in order.
+    if (this.backlog !== undefined) this.backlog = Buffer.concat([this.backlog, chunk]);
+    else this.consume(chunk);
+  };
+
+  private consume(chunk: Buffer): void {
     let rest = chunk;
     for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
       this.take(rest.subarray(0, newline));
@@ -133,7 +139,7 @@ export class LineStdioTransport implements Transport {
       }
     }
     if (rest.length > 0) this.take(rest);
-  };
+  }
 
   private isPaused(): boolean {
     if (this.unanswered.size < this.maxUnanswered) return false;
@@ -147,7 +153,7 @@ export class LineStdioTransport implements Transport {
     if (this.backlog === undefined || this.isClosed || this.unanswered.size > this.maxUnanswered / 2) return;
     const backlog = this.backlog;
     this.backlog = undefined;
-    if (backlog.length > 0) this.onData(backlog);
+    if (backlog.length > 0) this.consume(backlog);
     if (this.backlog === undefined) this.input.resume();
   }
 
