@@ -1,6 +1,7 @@
 // Request checks before any MCP handling: Host/Origin against DNS rebinding, and the optional bearer token.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import { errors } from '../host/index.js';
 import { type InterfaceAddresses, isWildcardHost, reachableNames } from './listen-address.js';
 
@@ -40,10 +41,13 @@ export function createHttpGuard(options: HttpGuardOptions): (headers: IncomingHt
     ]);
   };
   learnNames();
-  /** Whether `host` is allowed; a wildcard bind reads the interfaces again first (an address may have come up). */
+  /**
+   * Whether `host` is allowed; for an unknown IP address a wildcard bind reads the interfaces again first (it may
+   * have come up since). A name never becomes an interface address, so a rebinding attack's names cost no read.
+   */
   const knownHost = (host: string) => {
     if (hosts.has(host)) return true;
-    if (!wildcard) return false;
+    if (!wildcard || isIP(host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1')) === 0) return false;
     learnNames();
     return hosts.has(host);
   };
