@@ -19,25 +19,26 @@ export type ProtocolEra = 'legacy' | 'modern';
 /** The revisions of the stateless era Foresight serves (the SDK's own list, which it does not export). */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
+/** The revision a request's `_meta` envelope claims, if any, and whether Foresight serves it. */
+function claimedRevision(message: unknown): { claimed: unknown; served: boolean } {
+  const params = (message as { params?: { _meta?: Record<string, unknown> } }).params;
+  const claimed = params?._meta?.[PROTOCOL_VERSION_META_KEY];
+  return { claimed, served: typeof claimed === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claimed) };
+}
+
 /**
  * The revision a request's `_meta` envelope claims, when it claims one Foresight does not serve. The SDK checks
  * the opening request of a stdio connection and every HTTP request, but not the later requests of a stdio
  * connection pinned to 2026-07-28.
  */
 export function unsupportedClaim(message: unknown): string | undefined {
-  const params = (message as { params?: { _meta?: Record<string, unknown> } }).params;
-  const claimed = params?._meta?.[PROTOCOL_VERSION_META_KEY];
-  if (claimed === undefined) return undefined;
-  return typeof claimed === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claimed)
-    ? undefined
-    : String(claimed);
+  const { claimed, served } = claimedRevision(message);
+  return claimed === undefined || served ? undefined : String(claimed);
 }
 
 /** True when a request's `_meta` envelope claims a 2026-07-28 revision Foresight serves. */
 export function claimsModernRevision(message: unknown): boolean {
-  const params = (message as { params?: { _meta?: Record<string, unknown> } }).params;
-  const claimed = params?._meta?.[PROTOCOL_VERSION_META_KEY];
-  return typeof claimed === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claimed);
+  return claimedRevision(message).served;
 }
 
 /** Where requests come from. One per stdio connection, legacy HTTP session or modern HTTP request. */
