@@ -20,6 +20,7 @@ import {
   rankEdgesByDivergence,
 } from '../planner/index.js';
 import { checkExposure } from '../protocol/index.js';
+import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 
 export interface CommonOptions {
@@ -86,6 +87,8 @@ function parseCliAddress(text: string) {
   return address;
 }
 
+const toMb = (bytes: number) => Math.round(bytes / 1_048_576);
+
 export async function serveCommand(options: CommonOptions & { http?: string }): Promise<void> {
   const config = await load(options);
   const host = createHost({ config, debug: options.debug });
@@ -107,9 +110,11 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
       },
     );
   let stopping = false;
+  let heapRelease: HeapReleaser | undefined;
   const shutdown = async (why: string) => {
     if (stopping) return;
     stopping = true;
+    heapRelease?.stop();
     host.logger.info({ why }, 'shutting down');
     await host.close();
     process.exit(0);
@@ -137,6 +142,9 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
       process.stderr.write(`foresight: ${summary}, serving stdio\n`);
       void serving.closed.then(() => shutdown('stdin closed'));
     }
+    heapRelease = releaseHeapWhenQuiet(DEFAULT_HEAP_RELEASE, (before, after) =>
+      host.logger.debug({ heapMbBefore: toMb(before), heapMbAfter: toMb(after) }, 'quiet: heap released'),
+    );
   } catch (error) {
     // The plugins are running (e.g. the port was taken): stop them in reverse order before reporting.
     stopping = true;
