@@ -14,6 +14,7 @@ import {
   registerBasicCredential,
   registerSecret,
   redactSecretsIn,
+  redactSecretsInListing,
   resolveRequestStateKey,
   validatePluginOptions,
 } from './config/index.js';
@@ -243,6 +244,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       version: FORESIGHT_VERSION,
       redact: redactSecrets,
       redactResult: redactSecretsIn,
+      redactListing: redactSecretsInListing,
       debug: options.debug ?? false,
       builtinResources: [statsResource],
       host: plugins,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { redactSecrets, registerSecret } from '../src/config/index.js';
+import { redactSecrets, redactSecretsInListing, registerSecret } from '../src/config/index.js';
 import { definePlugin } from '../src/index.js';
 import { makeWorkspace, removeWorkspaces, runCli } from './support/cli.js';
 import { startFakeJira } from './support/fake-jira.js';
@@ -111,6 +111,26 @@ describe('base64 and URL forms of a secret', () => {
     expect(redactSecrets(JSON.stringify({ token: 'a"quoted\\secret' }))).toContain('a\\"quoted');
     registerSecret('a"quoted\\secret');
     expect(redactSecrets(JSON.stringify({ token: 'a"quoted\\secret' }))).toBe('{"token":"[redacted]"}');
+  });
+});
+
+describe('a published list', () => {
+  it('is redacted once per list and per set of secrets, and again when a secret is registered', () => {
+    registerSecret('list-secret-one');
+    const tools = [
+      { name: 'a', description: 'token list-secret-one here' },
+      { name: 'b', description: 'later list-secret-two' },
+    ];
+    const first = redactSecretsInListing(tools);
+    expect(first).not.toBe(tools);
+    expect(first[0]?.description).toBe('token [redacted] here');
+    expect(redactSecretsInListing(tools)).toBe(first);
+    // A rebuilt list (a new array) is searched anew.
+    expect(redactSecretsInListing([...tools])).not.toBe(first);
+    registerSecret('list-secret-two');
+    const again = redactSecretsInListing(tools);
+    expect(again).not.toBe(first);
+    expect(again[1]?.description).toBe('later [redacted]');
   });
 });
 

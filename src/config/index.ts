@@ -13,7 +13,13 @@ export { loadConfig, defaultConfig, CONFIG_FILE_NAME } from './load.js';
 export { parseConfig } from './parse.js';
 export { validatePluginOptions } from './plugin-options.js';
 export { isAuthenticated, readSecret, resolveAuthToken, resolveRequestStateKey } from './secrets.js';
-export { registerBasicCredential, registerSecret, redactSecrets, redactSecretsIn } from './redact.js';
+export {
+  registerBasicCredential,
+  registerSecret,
+  redactSecrets,
+  redactSecretsIn,
+  redactSecretsInListing,
+} from './redact.js';
 export { EMBEDDED_DEFAULT } from './problems.js';
 export {
   DEFAULT_CALL_DEADLINE_MS,

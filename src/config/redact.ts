@@ -9,6 +9,8 @@ export const MIN_SECRET_LENGTH = 4;
 export const REDACTED = '[redacted]';
 
 const secrets = new Set<string>();
+/** Bumped whenever the set of forms changes: a redacted copy made before then may miss a newer secret. */
+let formsVersion = 0;
 const forms = new Set<string>();
 /** Longest first, so a form that contains another (a credential holding its token) is replaced whole. */
 let ordered: string[] = [];
@@ -22,6 +24,7 @@ export function registerSecret(value: string): void {
   for (const form of secretForms(value)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
   ordered = [...forms].sort((a, b) => b.length - a.length);
   orderedBytes = ordered.map((form) => Buffer.from(form, 'utf8'));
+  formsVersion++;
 }
 
 /**
@@ -52,6 +55,22 @@ export function redactSecrets(text: string): string {
 export function redactSecretsIn<T>(value: T): T {
   if (ordered.length === 0) return value;
   return redactValue(value) as T;
+}
+
+const listingCopies = new WeakMap<object, { formsVersion: number; redacted: unknown }>();
+
+/**
+ * `redactSecretsIn` for a value that is replaced, never changed in place, when what it holds changes: a published
+ * list, rebuilt when a plugin's tools change. Its redacted copy is kept with it (until a secret is registered), so
+ * asking for the same list again does not search every description and schema again.
+ */
+export function redactSecretsInListing<T extends object>(value: T): T {
+  if (ordered.length === 0) return value;
+  const kept = listingCopies.get(value);
+  if (kept?.formsVersion === formsVersion) return kept.redacted as T;
+  const redacted = redactValue(value) as T;
+  listingCopies.set(value, { formsVersion, redacted });
+  return redacted;
 }
 
 function redactValue(value: unknown): unknown {

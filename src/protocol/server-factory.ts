@@ -208,9 +208,9 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   // The plugins' JSON Schemas pass through unchanged; the SDK types their property schemas as JSON values.
   // A 2025 client gets no tasks, so it is not told which tools have them (the 2026-07-28 codec drops the field).
   // Lists are redacted like results: an upstream server or a provider's metadata may echo a credential into a
-  // description.
+  // description. The tool list is the same array until it is rebuilt, so its redacted copy is made once.
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const listed = options.redactResult(toolsFor(ctx).listTools());
+    const listed = options.redactListing(toolsFor(ctx).listTools());
     return { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] };
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {

@@ -50,6 +50,8 @@ export interface WireErrorOptions {
   redact: (text: string) => string;
   /** Removes secret values from a whole result before it is sent. */
   redactResult: <T>(value: T) => T;
+  /** The same for a list that is rebuilt rather than changed (the tool list): its redacted copy may be reused. */
+  redactListing: <T extends object>(value: T) => T;
   /** Appends stack traces (for --debug). */
   debug: boolean;
 }
