@@ -106,12 +106,13 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number, maxDepth: nu
     chunks.push(chunk as Buffer);
   }
   let body: unknown;
+  const text = Buffer.concat(chunks).toString('utf8');
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch (error) {
     throw new BodyError(400, -32700, `parse error: ${(error as Error).message}`);
   }
-  if (nestsDeeperThan(body, maxDepth))
+  if (nestsDeeperThan(body, maxDepth, text.length))
     throw new BodyError(
       400,
       -32602,

@@ -2,8 +2,13 @@
 // the limit however deep the value goes: a value nested deeper than the stack cannot overflow the check meant to
 // refuse it.
 
-/** True when `value` holds objects or arrays nested more than `maxDepth` levels (a bare scalar is depth 0). */
-export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+/**
+ * True when `value` holds objects or arrays nested more than `maxDepth` levels (a bare scalar is depth 0). Given the
+ * length of the JSON text it was parsed from, a short text passes without a walk: each level costs the text its two
+ * brackets, so one shorter than 2 × (maxDepth + 1) cannot nest deeper. Most requests are that short.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number, textLength = Infinity): boolean {
+  if (textLength < 2 * (maxDepth + 1)) return false;
   return depthExceeds(value, maxDepth);
 }
 

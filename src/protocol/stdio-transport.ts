@@ -189,7 +189,7 @@ export class LineStdioTransport implements Transport {
       this.reply(null, -32700, `parse error: ${(error as Error).message}`);
       return;
     }
-    if (nestsDeeperThan(value, this.maxDepth)) {
+    if (nestsDeeperThan(value, this.maxDepth, line.length)) {
       const id = (value as { id?: unknown }).id;
       this.reply(
         typeof id === 'string' || typeof id === 'number' ? id : null,
