@@ -45,13 +45,19 @@ function clearParamsError(message: JSONRPCMessage): JSONRPCMessage {
     : message;
 }
 
+/** Transports already given the codes: a transport connected again is not wrapped twice. */
+const withCodes = new WeakSet<Transport>();
+
 /**
- * The transport as the server sees it: everything passes through, but params the SDK's validation refused are
- * answered with -32602, and, for a 2025 client, a `resources/read` that fails for want of the resource with -32002.
- * A Proxy, so that what the server sets on the transport (`onclose`, `onerror`) lands on the transport itself; the
- * methods it hands out are bound once, since the SDK reads them on every message.
+ * The transport, changed in place so that params the SDK's validation refused are answered with -32602, and, for a
+ * 2025 client, a `resources/read` that fails for want of the resource with -32002. In place rather than behind a
+ * Proxy: the SDK reads the transport's members on every message, and a Proxy's trap on each read cost every call.
+ * A 2025 connection's requests are watched through `onmessage`, set before the server connects: the SDK's own
+ * handler calls the one it finds there first.
  */
 export function withClientErrorCodes<T extends Transport>(transport: T, era: ProtocolEra): T {
+  if (withCodes.has(transport)) return transport;
+  withCodes.add(transport);
   /** Ids of a 2025 client's `resources/read` requests still waiting for their answers. */
   const reads = new Set<RequestId>();
   const restore = (message: JSONRPCMessage): JSONRPCMessage => {
@@ -63,35 +69,21 @@ export function withClientErrorCodes<T extends Transport>(transport: T, era: Pro
     if ((error.data as { kind?: unknown } | undefined)?.kind !== 'not_found') return cleared;
     return { ...cleared, error: { ...error, code: RESOURCE_NOT_FOUND } };
   };
-  const send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) =>
-    transport.send(restore(message), options);
-  // By the function itself: a handler the server sets again (onclose, onerror) must not come back as the old one.
-  const bound = new WeakMap<object, unknown>();
-  return new Proxy(transport, {
-    get(target, property) {
-      if (property === 'send') return send;
-      const value: unknown = Reflect.get(target, property);
-      if (typeof value !== 'function') return value;
-      let method = bound.get(value);
-      if (method === undefined) bound.set(value, (method = (value as () => unknown).bind(target)));
-      return method;
-    },
-    set(target, property, value: unknown) {
-      if (era !== 'legacy' || property !== 'onmessage' || typeof value !== 'function')
-        return Reflect.set(target, property, value);
-      const handler = value as MessageHandler;
-      const watching: MessageHandler = (message, extra) => {
-        if ('method' in message) {
-          if (message.method === 'resources/read' && 'id' in message) reads.add(message.id);
-          // A cancelled request is never answered: it is forgotten here instead.
-          else if (message.method === 'notifications/cancelled') {
-            const id = endedRequestId(message);
-            if (id !== undefined) reads.delete(id);
-          }
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(restore(message), options);
+  if (era === 'legacy') {
+    const earlier: MessageHandler | undefined = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message) {
+        if (message.method === 'resources/read' && 'id' in message) reads.add(message.id);
+        // A cancelled request is never answered: it is forgotten here instead.
+        else if (message.method === 'notifications/cancelled') {
+          const id = endedRequestId(message);
+          if (id !== undefined) reads.delete(id);
         }
-        handler(message, extra);
-      };
-      return Reflect.set(target, property, watching);
-    },
-  });
+      }
+      earlier?.(message, extra);
+    };
+  }
+  return transport;
 }
