@@ -142,9 +142,15 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
       process.stderr.write(`foresight: ${summary}, serving stdio\n`);
       void serving.closed.then(() => shutdown('stdin closed'));
     }
-    heapRelease = releaseHeapWhenQuiet(DEFAULT_HEAP_RELEASE, (before, after) =>
-      host.logger.debug({ heapMbBefore: toMb(before), heapMbAfter: toMb(after) }, 'quiet: heap released'),
-    );
+    heapRelease = releaseHeapWhenQuiet(DEFAULT_HEAP_RELEASE, {
+      released: (before, after) =>
+        host.logger.debug({ heapMbBefore: toMb(before), heapMbAfter: toMb(after) }, 'quiet: heap released'),
+      failed: (error) =>
+        host.logger.warn(
+          { error: describeThrown(error) },
+          'cannot give back heap when quiet; going on without',
+        ),
+    });
   } catch (error) {
     // The plugins are running (e.g. the port was taken): stop them in reverse order before reporting.
     stopping = true;

@@ -111,7 +111,11 @@ export interface HeapReleaser {
 /** Reads the loop and the heap every interval and collects when the policy says so; the timer never holds the process. */
 export function releaseHeapWhenQuiet(
   settings: HeapReleaseSettings = DEFAULT_HEAP_RELEASE,
-  onRelease?: (before: number, after: number) => void,
+  report: {
+    released?: (before: number, after: number) => void;
+    /** The collection could not run (a runtime without V8's gc): the releaser stops; the process keeps its heap. */
+    failed?: (error: unknown) => void;
+  } = {},
 ): HeapReleaser {
   const policy = new HeapReleasePolicy(settings, process.memoryUsage().heapTotal);
   let last = performance.eventLoopUtilization();
@@ -129,10 +133,11 @@ export function releaseHeapWhenQuiet(
         policy.collected(after);
         releases++;
         collecting = false;
-        onRelease?.(heapTotal, after);
+        report.released?.(heapTotal, after);
       },
-      () => {
-        collecting = false;
+      (error: unknown) => {
+        clearInterval(timer);
+        report.failed?.(error);
       },
     );
   }, settings.intervalMs);
