@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { table } from './lib/report.js';
+import { median } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LATEST = resolve(ROOT, 'bench/results/latest.json');
@@ -49,13 +50,6 @@ for (let pair = 1; pair <= pairs; pair++) {
 }
 if (process.env.BENCH_AB_OUT) writeFileSync(process.env.BENCH_AB_OUT, `${JSON.stringify(runs, null, 2)}\n`);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 /** Half the width of a 95% interval of the mean (normal approximation; with few pairs it is a little narrow). */
 const interval = (values: number[]) => {

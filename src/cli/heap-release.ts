@@ -5,7 +5,7 @@
 // where the last collection left it, one memory-reducing full collection returns those pages to the system.
 // The `serve` command owns its process and starts this; an embedder of createHost decides for its own.
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 export interface HeapReleaseSettings {
@@ -96,10 +96,13 @@ function memoryReducingGc(): MemoryReducingGc {
   return memoizedGc;
 }
 
+/** V8's heap size (`heapTotal`), without the read of the process's RSS that `process.memoryUsage()` makes. */
+const heapSize = () => getHeapStatistics().total_heap_size;
+
 /** One memory-reducing full collection now; the heap size it left. */
 export async function releaseHeap(): Promise<number> {
   await memoryReducingGc()();
-  return process.memoryUsage().heapTotal;
+  return heapSize();
 }
 
 export interface HeapReleaser {
@@ -117,7 +120,7 @@ export function releaseHeapWhenQuiet(
     failed?: (error: unknown) => void;
   } = {},
 ): HeapReleaser {
-  const policy = new HeapReleasePolicy(settings, process.memoryUsage().heapTotal);
+  const policy = new HeapReleasePolicy(settings, heapSize());
   let last = performance.eventLoopUtilization();
   let releases = 0;
   let collecting = false;
@@ -125,7 +128,7 @@ export function releaseHeapWhenQuiet(
     const now = performance.eventLoopUtilization();
     const utilization = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    const heapTotal = process.memoryUsage().heapTotal;
+    const heapTotal = heapSize();
     if (collecting || !policy.due({ heapTotal, utilization })) return;
     collecting = true;
     releaseHeap().then(

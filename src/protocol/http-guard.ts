@@ -22,10 +22,15 @@ export interface HttpGuardOptions {
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 
+/** A Host header's host alone: its port dropped, an IPv6 address out of its brackets. */
+function hostnameOf(host: string): string {
+  return host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+}
+
 export function createHttpGuard(options: HttpGuardOptions): (headers: IncomingHttpHeaders) => GuardVerdict {
   const wildcard = isWildcardHost(options.host);
   // A client that sends the wildcard as its Host is confused at best: no connection goes to 0.0.0.0 or [::].
-  const notWildcard = (value: string) => !isWildcardHost(value.replace(/:\d+$/, ''));
+  const notWildcard = (value: string) => !isWildcardHost(hostnameOf(value));
   let hosts = new Set<string>();
   let origins = new Set<string>();
   const learnNames = () => {
@@ -47,7 +52,7 @@ export function createHttpGuard(options: HttpGuardOptions): (headers: IncomingHt
    */
   const knownHost = (host: string) => {
     if (hosts.has(host)) return true;
-    if (!wildcard || isIP(host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1')) === 0) return false;
+    if (!wildcard || isIP(hostnameOf(host)) === 0) return false;
     learnNames();
     return hosts.has(host);
   };
