@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallEnvironment, PluginHost } from '../host/index.js';
 import { errors } from '../host/index.js';
-import { AdmissionRefused, type RequestAdmission } from './admission.js';
+import { AdmissionRefused, type Release, type RequestAdmission } from './admission.js';
 import type { AgentStreams } from './agent-streams.js';
 import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
@@ -81,19 +81,6 @@ const CAPABILITIES = {
 };
 
 type Env = CallEnvironment;
-
-/** `fn`'s promise, with `release` called once it settles (or at once when `fn` throws). */
-function holding<T>(release: () => void, fn: () => Promise<T>): Promise<T> {
-  let running: Promise<T>;
-  try {
-    running = fn();
-  } catch (error) {
-    release();
-    throw error;
-  }
-  running.then(release, release);
-  return running;
-}
 
 export function createBoundServer(binding: Binding, options: ServerFactoryOptions): BoundServer {
   const { host } = options;
@@ -172,22 +159,18 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   // what else they say of themselves (clientInfo, trace id) is theirs to vary.
   const client = connection.stream ?? connection.principal;
   /**
-   * Runs `fn` once the call has a slot (see RequestAdmission); a client whose queue is full is refused. With a slot
-   * free, `fn`'s own promise is returned: an extra await here delayed 2025 HTTP answers behind the planner's work
-   * after each call (sequential calls/s halved in `npm run bench`).
+   * A slot for one call (see RequestAdmission): at once when one is free, else once the client's turn comes; a
+   * client whose queue is full is refused. Handlers take it as `tryAdmit(client) ?? (await slotLater(ctx))` and
+   * release it in a `finally` around the await they make anyway: with a slot free, no promise or turn is added to
+   * the call (an extra await delayed 2025 HTTP answers behind the planner's work after each call, and sequential
+   * calls/s halved in `npm run bench`).
    */
-  const admitted = <T>(ctx: ServerContext, fn: () => Promise<T>): Promise<T> => {
-    const release = options.admission.tryAdmit(client);
-    return release === undefined ? admittedLater(ctx, fn) : holding(release, fn);
-  };
-  const admittedLater = async <T>(ctx: ServerContext, fn: () => Promise<T>): Promise<T> => {
-    let release: () => void;
+  const slotLater = async (ctx: ServerContext): Promise<Release> => {
     try {
-      release = await options.admission.admit(client, ctx.mcpReq.signal);
+      return await options.admission.admit(client, ctx.mcpReq.signal);
     } catch (error) {
       throw error instanceof AdmissionRefused ? errors.serverBusy(error.running, error.waiting) : error;
     }
-    return holding(release, fn);
   };
 
   const guard = async <T>(target: string, fn: () => Promise<T>, notFoundCode?: number): Promise<T> => {
@@ -224,14 +207,18 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
           { tool: name, principal: connection.principal, capabilities: envelopeOf(ctx).clientCapabilities },
           options,
         );
-      const result = await admitted(ctx, () =>
-        withInput(
+      const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
+      let result;
+      try {
+        result = await withInput(
           ctx,
           { method: 'tools/call', name, args: args ?? {} },
           (env) => tools.callTool(name, args ?? {}, env),
           escalation,
-        ),
-      );
+        );
+      } finally {
+        release();
+      }
       // The SDK's tools/call result type has no CreateTaskResult; its 2026-07-28 codec passes resultType "task".
       if (isCreateTaskResult(result)) return result as unknown as CallToolResult;
       return options.redactResult(result as CallToolResult);
@@ -260,11 +247,15 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
         const builtin = builtins.get(uri);
         // Foresight's own resources describe this process as it runs: fresh each time, never shared.
         if (builtin) return withReadHints(uri, builtin.read(), PRIVATE_UNCACHED);
-        const result = await admitted(ctx, () =>
-          withInput(ctx, { method: 'resources/read', name: uri, args: {} }, (env) =>
+        const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
+        let result;
+        try {
+          result = await withInput(ctx, { method: 'resources/read', name: uri, args: {} }, (env) =>
             host.readResource(uri, env),
-          ),
-        );
+          );
+        } finally {
+          release();
+        }
         if ('resultType' in result) return result;
         return withReadHints(uri, options.redactResult(result), undefined);
       },
@@ -277,16 +268,27 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;
     return guard(`prompt "${name}"`, async () => {
-      const result = await admitted(ctx, () =>
-        withInput(ctx, { method: 'prompts/get', name, args: args ?? {} }, (env) =>
+      const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
+      let result;
+      try {
+        result = await withInput(ctx, { method: 'prompts/get', name, args: args ?? {} }, (env) =>
           host.getPrompt(name, args, env),
-        ),
-      );
+        );
+      } finally {
+        release();
+      }
       return 'resultType' in result ? result : options.redactResult(result);
     });
   });
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    guard('completion', () => admitted(ctx, () => host.complete(request.params, plainEnv(ctx)))),
+    guard('completion', async () => {
+      const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
+      try {
+        return await host.complete(request.params, plainEnv(ctx));
+      } finally {
+        release();
+      }
+    }),
   );
 
   const detach: (() => void)[] = [];
