@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { findDescendant } from './lib/process-tree.js';
+import { percentile } from './lib/stats.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const EVERYTHING = createRequire(import.meta.url).resolve(
@@ -237,11 +238,6 @@ async function drive(
 }
 
 // --- the report ----------------------------------------------------------------------------------------------
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
