@@ -74,7 +74,8 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
       outbound: ended,
     },
     screen: (request) => {
-      if (listenedResources(request) && options.listenCap.count >= options.listenCap.max)
+      // The cap is read first, so a request is looked at for a listen only while every place is taken.
+      if (options.listenCap.count >= options.listenCap.max && listenedResources(request))
         return {
           code: -32000,
           message: `too many listen streams: ${options.listenCap.max} are open, the most this server keeps (server.limits.max_listen_streams); close one first`,
