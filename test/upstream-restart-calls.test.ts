@@ -110,7 +110,7 @@ describe('calls made while an upstream restarts', () => {
     const write = await call(c, 'cc__write', 'w1');
     expect(write.isError).toBe(true);
     expect(textOf(write)).toBe(
-      `the upstream MCP server ${SERVER} is unavailable, restarting (attempt 1): the server process exited; ` +
+      `the upstream MCP server ${SERVER} is unavailable, restarting (attempt 1): the server process exited on signal SIGKILL; ` +
         'the call was not sent, so it is safe to make again once the server is back',
     );
     // Answered while the server was still down: it did not wait for the restart.
@@ -150,7 +150,7 @@ describe('calls made while an upstream restarts', () => {
     const written = await write;
     expect(written.isError).toBe(true);
     expect(textOf(written)).toBe(
-      `the upstream MCP server ${SERVER} is unavailable, restarting (attempt 1): the server process exited; ` +
+      `the upstream MCP server ${SERVER} is unavailable, restarting (attempt 1): the server process exited on signal SIGKILL; ` +
         'it went away while the call was in flight, so the call may or may not have taken effect: check before making it again',
     );
     const answered = await read;
@@ -183,7 +183,7 @@ describe('a read-only call whose deadline comes before the restart', () => {
     expect(textOf(read)).toMatch(
       new RegExp(
         `^the call waited \\d+ ms for the upstream MCP server ${escape(SERVER)} to restart, and its deadline came first: ` +
-          'the call was not sent; the server is unavailable, restarting \\(attempt 1\\): the server process exited$',
+          'the call was not sent; the server is unavailable, restarting \\(attempt 1\\): the server process exited on signal SIGKILL$',
       ),
     );
     expect(reconnected(records)).toBe(false);
@@ -205,7 +205,7 @@ describe('a read-only call whose deadline comes before the restart', () => {
     expect(read.isError).toBe(true);
     expect(textOf(read)).toMatch(
       new RegExp(
-        `^the upstream MCP server ${escape(SERVER)} is unavailable, restarting \\(attempt 1\\): the server process exited; ` +
+        `^the upstream MCP server ${escape(SERVER)} is unavailable, restarting \\(attempt 1\\): the server process exited on signal SIGKILL; ` +
           "the call was not sent \\(the next attempt is due in \\d+ ms, after the call's deadline\\), so it is safe to make again once the server is back$",
       ),
     );

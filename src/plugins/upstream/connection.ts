@@ -26,6 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, Logger, RequestContext } from '../../host/index.js';
 import type { UpstreamTarget } from './options.js';
+import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
 
 /** What the server offered when last asked; empty lists for what it does not serve. */
@@ -79,7 +80,8 @@ const fetchWithoutListenerCap: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
-function transportFor(target: UpstreamTarget, logger: Logger): Transport {
+/** `stderr`: where a spawned server's stderr and exit are kept (one per process); given for stdio. */
+function transportFor(target: UpstreamTarget, logger: Logger, stderr?: StderrTail): Transport {
   if (target.kind === 'http') {
     return new StreamableHTTPClientTransport(target.url, {
       fetch: fetchWithoutListenerCap,
@@ -94,10 +96,12 @@ function transportFor(target: UpstreamTarget, logger: Logger): Transport {
     ...(target.cwd ? { cwd: target.cwd } : {}),
     stderr: 'pipe',
   });
+  // Each line as kept (secrets cut, length bounded), so the debug log shows no more than a failure would.
+  if (stderr === undefined) return transport;
   transport.stderr?.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n'))
-      if (line.trim() !== '') logger.debug({ stderr: line }, 'upstream: stderr');
+    for (const line of stderr.write(chunk)) logger.debug({ stderr: line }, 'upstream: stderr');
   });
+  transport.onexit = (exit) => stderr.ended(exit);
   return transport;
 }
 
@@ -133,6 +137,8 @@ export class UpstreamConnection {
   readonly closed: Promise<void>;
   /** Why we dropped this connection, when a request found it broken. */
   lost: string | undefined;
+  /** The spawned server's last stderr lines and its exit (stdio only). */
+  readonly stderr: StderrTail | undefined;
   /** The catalog readings, one at a time in the order asked, so an older reading never lands last. */
   private reading: Promise<void> = Promise.resolve();
   /** The re-reading after a change notice, while its answer is awaited; a newer notice ends it. */
@@ -142,8 +148,10 @@ export class UpstreamConnection {
   private constructor(
     client: Client,
     private readonly events: ConnectionEvents,
+    stderr: StderrTail | undefined,
   ) {
     this.client = client;
+    this.stderr = stderr;
     this.closed = new Promise((resolve) => (client.onclose = resolve));
   }
 
@@ -160,12 +168,16 @@ export class UpstreamConnection {
     };
   }
 
-  /** Connects, reads every catalog the server offers, and starts listening for its changes. */
+  /**
+   * Connects, reads every catalog the server offers, and starts listening for its changes. `stderr` (a fresh one
+   * per attempt) keeps a spawned server's last stderr lines and exit, also when opening fails.
+   */
   static async open(
     target: UpstreamTarget,
     logger: Logger,
     events: ConnectionEvents,
     signal: AbortSignal,
+    stderr?: StderrTail,
   ): Promise<UpstreamConnection> {
     // Sampling and elicitation are offered upstream and passed to the agent's client during a call;
     // a client without them gets E_CAPABILITY_MISSING from the host, as an error of that request.
@@ -173,14 +185,17 @@ export class UpstreamConnection {
       { name: 'foresight', version: '0.1.0' },
       { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
     );
-    const connection = new UpstreamConnection(client, events);
+    const tail = target.kind === 'stdio' ? (stderr ?? new StderrTail(target.secrets)) : undefined;
+    const connection = new UpstreamConnection(client, events, tail);
     // Before connecting: a server may ask for roots, log, or change its lists as soon as it is initialised.
     connection.listen();
-    const transport = transportFor(target, logger);
+    const transport = transportFor(target, logger, tail);
     try {
       await client.connect(transport, { signal });
       await connection.readInOrder(signal);
     } catch (error) {
+      // An exit seen by now is the server's own (and why this failed); one from here on is ours.
+      connection.stderr?.closing();
       // A spawned server that started but did not answer (or was cut off by shutdown) must not linger: the
       // SDK's own close on a failed connect does not wait for it, and Foresight may exit right after.
       await client.close().catch(() => {});
@@ -207,6 +222,7 @@ export class UpstreamConnection {
   }
 
   close(): Promise<void> {
+    this.stderr?.closing();
     return this.client.close();
   }
 

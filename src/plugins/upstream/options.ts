@@ -68,9 +68,19 @@ export function restartBackoff(options: UpstreamOptions): Backoff {
   return { initialMs, maxMs: Math.max(initialMs, options.max_restart_delay_ms ?? DEFAULT_BACKOFF.maxMs) };
 }
 
-/** How to reach the server, with the token read from the variable the config names. */
+/**
+ * How to reach the server, with the token read from the variable the config names. `secrets`: the values of
+ * `secret_env`, cut from what the server writes to stderr before Foresight keeps or logs any of it.
+ */
 export type UpstreamTarget =
-  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
+  | {
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      env?: Record<string, string>;
+      secrets?: string[];
+      cwd?: string;
+    }
   | { kind: 'http'; url: URL; token?: string; tokenEnv?: string };
 
 /** The configured roots as `roots/list` gives them (file URIs), or undefined to pass the agent's on. */
@@ -95,6 +105,7 @@ export function upstreamTarget(
       command,
       args,
       ...(Object.keys(childEnv).length > 0 ? { env: childEnv } : {}),
+      ...(secrets.length > 0 ? { secrets: secrets.map(([, value]) => value) } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
     };
   }

@@ -1,17 +1,31 @@
 // The spawned server's process: a stdio transport that remembers the pid it started, and a sure way to end it.
+import { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ProcessExit } from './stderr-tail.js';
 
 /**
- * The SDK's stdio transport, remembering its child's pid. When connecting fails or is aborted, the SDK closes
- * the transport itself without waiting, and forgets the process: this pid is how Foresight makes sure it ends.
+ * The SDK's stdio transport, remembering its child's pid and telling how the child ended. When connecting fails
+ * or is aborted, the SDK closes the transport itself without waiting, and forgets the process: this pid is how
+ * Foresight makes sure it ends.
  */
 export class SpawnedStdioTransport extends StdioClientTransport {
   spawnedPid: number | undefined;
+  /** Called once the child has exited, before the transport closes (Node emits `exit` before `close`). */
+  onexit?: (exit: ProcessExit) => void;
 
   override async start(): Promise<void> {
     await super.start();
     this.spawnedPid = this.pid ?? undefined;
+    // The SDK keeps the child to itself and drops its exit code. Its field is read here, checked: an SDK that
+    // renamed it would cost the exit code in messages, nothing else. (1.x; the SDK is pinned in package.json.)
+    const child: unknown = Reflect.get(this, '_process');
+    if (!(child instanceof ChildProcess)) return;
+    const exited = () => this.onexit?.({ code: child.exitCode, signal: child.signalCode });
+    // `spawn` resolved start(), and no I/O event has run since: the child cannot have been seen exiting yet,
+    // but a check costs nothing.
+    if (child.exitCode !== null || child.signalCode !== null) exited();
+    else child.once('exit', exited);
   }
 }
 

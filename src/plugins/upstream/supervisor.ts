@@ -11,8 +11,9 @@ import {
   UpstreamConnection,
   type UpstreamCatalogs,
 } from './connection.js';
-import { describeFailure } from './failures.js';
+import { type FailureReport, exitReport, plainReport, startFailure } from './failures.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
+import { StderrTail } from './stderr-tail.js';
 import { type CallOfRequest, Waiting } from './waiting.js';
 
 /** A connection that stayed up this long was healthy: the next failure starts the backoff again. */
@@ -20,11 +21,11 @@ const STABLE_MS = 30_000;
 
 /**
  * `restart` counts the failures in a row: 0 while connecting the first time, N while waiting for or making the
- * Nth attempt to restart; `error` is the last failure; `attemptAt` (Date.now() time) is when that attempt begins.
+ * Nth attempt to restart; `failure` is the last failure; `attemptAt` (Date.now() time) is when that attempt begins.
  */
 type State =
   | { kind: 'connecting'; restart: 0 }
-  | { kind: 'restarting'; restart: number; error: string; attemptAt: number }
+  | { kind: 'restarting'; restart: number; failure: FailureReport; attemptAt: number }
   | { kind: 'connected'; connection: UpstreamConnection; since: number }
   | { kind: 'closed' };
 
@@ -124,7 +125,7 @@ export class UpstreamSupervisor {
       case 'restarting':
         return {
           state: 'down',
-          detail: `${this.#describe(state)}; listing its last good catalog (${tools})`,
+          detail: `${this.#describe(state, state.failure.detail)}; listing its last good catalog (${tools})`,
         };
       case 'closed':
         return { state: 'down', detail: `closed (${this.#where})` };
@@ -217,7 +218,7 @@ export class UpstreamSupervisor {
   #stateDetail(): string {
     const state = this.#state;
     return state.kind === 'restarting'
-      ? this.#describe(state)
+      ? this.#describe(state, state.failure.message)
       : state.kind === 'connecting'
         ? 'still connecting'
         : state.kind === 'closed'
@@ -225,8 +226,13 @@ export class UpstreamSupervisor {
           : 'connected';
   }
 
-  #describe(state: { restart: number; error: string }): string {
-    return `unavailable, restarting (attempt ${state.restart}): ${state.error}`;
+  /**
+   * `failure`: its message (in errors) or its longer detail (in health). Neither is redacted here beyond the
+   * secrets the server was given (see StderrTail): the host redacts error messages on the wire, the CLI what it
+   * prints, and the host's logger every line.
+   */
+  #describe(state: { restart: number }, failure: string): string {
+    return `unavailable, restarting (attempt ${state.restart}): ${failure}`;
   }
 
   /** Closes a connection a request found broken; the supervising loop connects again. */
@@ -234,7 +240,7 @@ export class UpstreamSupervisor {
     const state = this.#state;
     if (state.kind !== 'connected' || state.connection !== connection) return;
     // Its transport is closed already: the supervising loop hears of it, but this request must say so now.
-    if (failure === 'closed') return this.#markLost(connection, connection.lost ?? this.#closedReason());
+    if (failure === 'closed') return this.#markLost(connection, this.#lossOf(connection));
     if (failure === 'session_gone') {
       this.#renewing = true;
       connection.lost = 'the server forgot the session';
@@ -245,7 +251,7 @@ export class UpstreamSupervisor {
         cause instanceof Error && cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
       connection.lost = `the server is unreachable${reason}`;
       // At once, so this very request already says which restart is next.
-      this.#markLost(connection, connection.lost);
+      this.#markLost(connection, plainReport(connection.lost));
     }
     void connection.close();
   }
@@ -257,7 +263,7 @@ export class UpstreamSupervisor {
   }
 
   /** Counts a lost connection as a failure (once), keeping its catalogs as the last good ones. */
-  #markLost(connection: UpstreamConnection, reason: string): void {
+  #markLost(connection: UpstreamConnection, reason: FailureReport): void {
     const state = this.#state;
     if (state.kind !== 'connected' || state.connection !== connection) return;
     this.#lastGood = connection.catalogs;
@@ -267,9 +273,9 @@ export class UpstreamSupervisor {
   }
 
   /** The state after a failure counted in `#failures`: when its restart attempt is due follows from the backoff. */
-  #restarting(error: string): State {
+  #restarting(failure: FailureReport): State {
     const restart = this.#failures;
-    return { kind: 'restarting', restart, error, attemptAt: Date.now() + this.#delayMs(restart) };
+    return { kind: 'restarting', restart, failure, attemptAt: Date.now() + this.#delayMs(restart) };
   }
 
   #delayMs(restart: number): number {
@@ -289,13 +295,21 @@ export class UpstreamSupervisor {
       const attempt = new AbortController();
       const stopAttempt = () => attempt.abort(stopping.reason);
       stopping.addEventListener('abort', stopAttempt, { once: true });
+      // Kept here as well as by the connection: a server that exits at start leaves no connection behind.
+      const stderr = this.#target.kind === 'stdio' ? new StderrTail(this.#target.secrets) : undefined;
       try {
-        connection = await UpstreamConnection.open(this.#target, this.#logger, this.#events, attempt.signal);
+        connection = await UpstreamConnection.open(
+          this.#target,
+          this.#logger,
+          this.#events,
+          attempt.signal,
+          stderr,
+        );
       } catch (error) {
         if (stopping.aborted) return;
         this.#renewing = false;
         this.#failures += 1;
-        this.#setState(this.#restarting(describeFailure(error, this.#target)));
+        this.#setState(this.#restarting(startFailure(error, this.#target, stderr)));
         await this.#waitToRestart('upstream: could not connect');
         continue;
       } finally {
@@ -315,21 +329,34 @@ export class UpstreamSupervisor {
       await connection.closed;
       if (stopping.aborted) return;
       if (this.#renewing) continue;
-      this.#markLost(connection, connection.lost ?? this.#closedReason());
+      this.#markLost(connection, this.#lossOf(connection));
       await this.#waitToRestart('upstream: lost');
     }
   }
 
-  #closedReason(): string {
-    return this.#target.kind === 'stdio' ? 'the server process exited' : 'the connection closed';
+  /** Why a connection that was up is gone: as a request found it, else how the server's process ended. */
+  #lossOf(connection: UpstreamConnection): FailureReport {
+    if (connection.lost !== undefined) return plainReport(connection.lost);
+    return (
+      exitReport(connection.stderr, false) ??
+      plainReport(this.#target.kind === 'stdio' ? 'the server process exited' : 'the connection closed')
+    );
   }
 
   /** Waits out the backoff of the restart the state names. */
   async #waitToRestart(message: string): Promise<void> {
     const state = this.#state;
     if (state.kind !== 'restarting') return;
+    const { failure } = state;
+    // All the stderr lines kept go to the log, where the message quotes the last.
     this.#logger.warn(
-      { err: state.error, attempt: state.restart, retryInMs: this.#delayMs(state.restart) },
+      {
+        err: failure.message,
+        ...(failure.exit ? { exitCode: failure.exit.code, signal: failure.exit.signal } : {}),
+        ...(failure.stderr ? { stderr: failure.stderr } : {}),
+        attempt: state.restart,
+        retryInMs: this.#delayMs(state.restart),
+      },
       message,
     );
     // Counted from the failure (a request may have seen it first), so calls know when the attempt begins.
