@@ -72,6 +72,8 @@ export class UpstreamSupervisor {
   #renewing = false;
   /** Wakes whoever waits for the next state (a request waiting for a renewed session). */
   #changed = deferred();
+  /** Resolved when the first attempt to connect is over: connected (its catalogs announced), failed, or stopped. */
+  readonly #firstAttempt = deferred();
 
   constructor(target: UpstreamTarget, logger: Logger, events: SupervisorEvents, backoff = DEFAULT_BACKOFF) {
     this.#target = target;
@@ -86,6 +88,11 @@ export class UpstreamSupervisor {
     this.#run = this.#supervise();
   }
 
+  /** Resolves once the first attempt to connect is over, however it ended; `connected` has run if it succeeded. */
+  firstAttempt(): Promise<void> {
+    return this.#firstAttempt.promise;
+  }
+
   /** Ends the connection (or the attempt under way) and waits for it; once, however often it is called. */
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
@@ -94,6 +101,8 @@ export class UpstreamSupervisor {
 
   async #stop(): Promise<void> {
     this.#stopping.abort();
+    // Stopping ends the first attempt too: nothing should wait for a server that will not connect.
+    this.#firstAttempt.resolve();
     // Closing it is what ends the loop's wait on a live connection; an attempt under way ends on the abort.
     const current = this.#state;
     if (current.kind === 'connected') await current.connection.close();
@@ -296,6 +305,7 @@ export class UpstreamSupervisor {
         this.#renewing = false;
         this.#failures += 1;
         this.#setState(this.#restarting(describeFailure(error, this.#target)));
+        this.#firstAttempt.resolve();
         await this.#waitToRestart('upstream: could not connect');
         continue;
       } finally {
@@ -312,6 +322,8 @@ export class UpstreamSupervisor {
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
       this.#events.connected(connection.client);
+      // After `connected`, which announced the catalogs: whoever waited for them lists them now.
+      this.#firstAttempt.resolve();
       await connection.closed;
       if (stopping.aborted) return;
       if (this.#renewing) continue;
