@@ -2,12 +2,15 @@
 // servers still connecting (they answer only once those have connected or failed), and a server that never answers
 // delays the lists by no more than its start deadline. Real upstream processes, real SDK clients.
 import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
+import { type ForesightHost, createHost } from '../src/create-host.js';
 import { type Connected, connect, createMemoryLogger } from './support/in-memory.js';
 
 const require = createRequire(import.meta.url);
@@ -15,11 +18,19 @@ const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist
 const COUNTS_CALLS = fileURLToPath(new URL('./fixtures/upstreams/counts-calls.mjs', import.meta.url));
 /** A process that never answers `initialize`. */
 const HUNG = ['node', '-e', 'setInterval(() => {}, 1e9)'];
+/** The CLI from source (through tsx), so this runs without a build. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI_SOURCE = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
 let connected: Connected | undefined;
 let dir: string | undefined;
+const clients: Client[] = [];
+let httpHost: ForesightHost | undefined;
 
 afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  await httpHost?.close();
+  httpHost = undefined;
   await connected?.close();
   connected = undefined;
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -105,5 +116,53 @@ describe('the first listing after start', () => {
     );
     // Settled now: later lists wait for nothing.
     expect(c.host.plugins.catalogsSettled).toBe(true);
+  });
+});
+
+describe('the first listing over stdio, in both protocol eras', () => {
+  /** `foresight serve` on a config with a slow upstream, and a client of the given era connected to it. */
+  async function served(options: ConstructorParameters<typeof Client>[1]): Promise<Client> {
+    const lines = await slowUpstream('slow', 1_000);
+    const config = join(dir ?? '', 'foresight.toml');
+    await writeFile(config, lines.join('\n'));
+    const client = new Client({ name: 'lists-once', version: '1.0.0' }, options);
+    clients.push(client);
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', CLI_SOURCE, 'serve', '--config', config],
+        cwd: ROOT,
+        stderr: 'ignore',
+      }),
+    );
+    return client;
+  }
+
+  it('a 2025 client lists once and sees the upstream’s tools', async () => {
+    const client = await served({ capabilities: {} });
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(names((await client.listTools()).tools)).toContain('slow__read');
+  });
+
+  it('a 2026-07-28 client lists once and sees the upstream’s tools', async () => {
+    const client = await served({ capabilities: {}, versionNegotiation: { mode: 'auto' } });
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(names((await client.listTools()).tools)).toContain('slow__read');
+  });
+});
+
+describe('the first listing over Streamable HTTP', () => {
+  it('a client lists once and sees the tools of an upstream still connecting when it connected', async () => {
+    const config = parseConfig(
+      (await slowUpstream('slow', 1_000)).join('\n'),
+      '/proj/foresight.toml',
+      '/proj',
+    );
+    httpHost = createHost({ config, planner: { enabled: false }, logger: createMemoryLogger() });
+    const serving = await httpHost.serveHttp({ port: 0 });
+    const client = new Client({ name: 'lists-once', version: '1.0.0' }, { capabilities: {} });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
+    expect(names((await client.listTools()).tools)).toContain('slow__read');
   });
 });
