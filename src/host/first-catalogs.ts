@@ -32,6 +32,8 @@ export class FirstCatalogs {
 
   /** Every plugin is watched: from now, `settled` turns true once their waits end. */
   seal(): void {
+    // Nothing to wait for (the usual case): settled now, so not even the first listing makes a promise.
+    if (this.#waits.length === 0 && !this.#all) this.#settled = true;
     this.#all ??= Promise.all(this.#waits).then(() => {
       this.#settled = true;
     });
