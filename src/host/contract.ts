@@ -163,7 +163,8 @@ export interface InputRequestOptions {
 
 /**
  * How a plugin that depends on something outside Foresight (a server, an API) is doing, for `foresight check`
- * and `foresight tools`. One-shot commands wait while a plugin says `starting` (up to its start deadline).
+ * and `foresight tools`. Lists and one-shot commands wait while a plugin says `starting` (up to its start
+ * deadline; see `PluginProvider.catalogsSettled`).
  */
 export interface PluginHealth {
   /** `down`: its calls fail until it recovers (its last good catalog stays listed). */
@@ -195,6 +196,15 @@ export interface PluginProvider {
   complete?(req: CompletionRequest, ctx: RequestContext): Promise<CompletionResult>;
   /** Begin background work and return promptly. */
   start?(): Promise<void>;
+  /**
+   * For a plugin whose catalogs arrive after `start()` (an upstream server it connects to in the background):
+   * resolves once its first catalogs are in and announced with `notifyListChanged`, or once its first attempt
+   * has failed. Until then the host holds every client's `tools/list`, `resources/list`,
+   * `resources/templates/list` and `prompts/list`, and one-shot commands wait, at most the plugin's start
+   * deadline (counted from `start()` returning). Plugins that have their catalogs by then need none; one that
+   * lacks it but says `starting` in `health()` is polled instead.
+   */
+  catalogsSettled?(): Promise<void>;
   /** Await your background tasks here. */
   shutdown?(): Promise<void>;
   /** Plugins without it are taken as ready once started. */

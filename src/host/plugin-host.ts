@@ -25,6 +25,7 @@ import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
 import { capCompletion } from './completion.js';
 import { describeThrown, errors, isForesightError } from './errors.js';
+import { FirstCatalogs } from './first-catalogs.js';
 import { innerMessage, invokePlugin } from './invoke.js';
 import { installIsolationHandlers } from './isolation.js';
 import { loadPluginModule } from './load.js';
@@ -84,6 +85,7 @@ export class PluginHost {
   /** Sessions subscribed to each published URI. */
   private readonly subscribers = new Map<string, number>();
   private readonly shutdownController = new AbortController();
+  private readonly firstCatalogs = new FirstCatalogs(this.shutdownController.signal);
   private stopping: Promise<void> | undefined;
   private releaseIsolation: (() => void) | undefined;
   private readonly listeners: { [K in keyof HostEvents]: Set<HostEvents[K]> } = {
@@ -135,7 +137,9 @@ export class PluginHost {
       for (const mount of this.mounts) {
         await this.startOne(mount);
         this.started.push(mount);
+        this.firstCatalogs.watch(mount);
       }
+      this.firstCatalogs.seal();
     } catch (error) {
       await this.shutdown();
       throw error;
@@ -280,13 +284,19 @@ export class PluginHost {
   }
 
   /**
-   * Resolves once no plugin says it is still starting, or after each such plugin's start deadline: one-shot
-   * commands list and call what a plugin connecting in the background (an upstream server) will serve.
+   * True once every plugin loading its catalogs in the background (an upstream server connecting) has them, or
+   * its start deadline has passed: from then on, lists answer without waiting.
    */
-  async settle(pollMs = 25): Promise<void> {
-    const until = Date.now() + Math.max(0, ...this.mounts.map((m) => m.deadlines.start));
-    while (Date.now() < until && this.mounts.some((m) => this.healthOf(m).state === 'starting'))
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+  get catalogsSettled(): boolean {
+    return this.firstCatalogs.settled;
+  }
+
+  /**
+   * Resolves when `catalogsSettled` turns true (at once before `start()`), so lists and one-shot commands show
+   * what a plugin connecting in the background serves. Check `catalogsSettled` first: this makes a promise.
+   */
+  settle(): Promise<void> {
+    return this.firstCatalogs.wait();
   }
 
   /**

@@ -188,14 +188,29 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
     return { ...result, ttlMs: owner.ttlMs, cacheScope: owner.scope };
   };
 
+  /**
+   * A list handler that first waits for the plugins still loading their first catalogs (an upstream server
+   * connecting, bounded by its start deadline), so a client that lists once sees what `foresight tools` shows.
+   * Once they have, the flag is all a listing reads: no promise is made.
+   */
+  const listing =
+    <A extends unknown[], R>(list: (...args: A) => R) =>
+    async (...args: A): Promise<R> => {
+      if (!host.catalogsSettled) await host.settle();
+      return list(...args);
+    };
+
   // The plugins' JSON Schemas pass through unchanged; the SDK types their property schemas as JSON values.
   // A 2025 client gets no tasks, so it is not told which tools have them (the 2026-07-28 codec drops the field).
   // Lists are redacted like results: an upstream server or a provider's metadata may echo a credential into a
   // description. The tool list is the same array until it is rebuilt, so its redacted copy is made once.
-  server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const listed = options.redactListing(toolsFor(ctx).listTools());
-    return { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] };
-  });
+  server.setRequestHandler(
+    'tools/list',
+    listing((_request: unknown, ctx: ServerContext) => {
+      const listed = options.redactListing(toolsFor(ctx).listTools());
+      return { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] };
+    }),
+  );
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const tools = toolsFor(ctx);
@@ -230,15 +245,19 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
 
   const builtins = new Map((options.builtinResources ?? []).map((entry) => [entry.resource.uri, entry]));
   // A prefix-less plugin (another Foresight mounted as an upstream) may list one of these URIs too: ours win.
-  server.setRequestHandler('resources/list', async () => ({
-    resources: [
-      ...[...builtins.values()].map((entry) => entry.resource),
-      ...options.redactResult(host.listResources().filter((resource) => !builtins.has(resource.uri))),
-    ],
-  }));
-  server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: options.redactResult(host.listResourceTemplates()),
-  }));
+  server.setRequestHandler(
+    'resources/list',
+    listing(() => ({
+      resources: [
+        ...[...builtins.values()].map((entry) => entry.resource),
+        ...options.redactResult(host.listResources().filter((resource) => !builtins.has(resource.uri))),
+      ],
+    })),
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    listing(() => ({ resourceTemplates: options.redactResult(host.listResourceTemplates()) })),
+  );
   server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params;
     return guard(
@@ -262,9 +281,10 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       RESOURCE_NOT_FOUND,
     );
   });
-  server.setRequestHandler('prompts/list', async () => ({
-    prompts: options.redactResult(host.listPrompts()),
-  }));
+  server.setRequestHandler(
+    'prompts/list',
+    listing(() => ({ prompts: options.redactResult(host.listPrompts()) })),
+  );
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;
     return guard(`prompt "${name}"`, async () => {

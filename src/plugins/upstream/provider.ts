@@ -77,9 +77,10 @@ export function createUpstreamProvider(
     });
 
   return {
-    // The server answers in the background: the host serves the other plugins meanwhile, and this
-    // one's catalog arrives with list_changed.
+    // The server answers in the background: the host serves the other plugins meanwhile, and holds the
+    // lists until this one's catalogs are in (or its first attempt failed, or its start deadline passed).
     start: async () => supervisor.start(),
+    catalogsSettled: () => supervisor.firstAttempt(),
     shutdown: () => supervisor.stop(),
     health: () => supervisor.health(),
     tools: () => supervisor.catalogs().tools,

@@ -73,6 +73,8 @@ export class UpstreamSupervisor {
   #renewing = false;
   /** Wakes whoever waits for the next state (a request waiting for a renewed session). */
   #changed = deferred();
+  /** Resolved when the first attempt to connect is over: connected (its catalogs announced), failed, or stopped. */
+  readonly #firstAttempt = deferred();
 
   constructor(target: UpstreamTarget, logger: Logger, events: SupervisorEvents, backoff = DEFAULT_BACKOFF) {
     this.#target = target;
@@ -87,6 +89,11 @@ export class UpstreamSupervisor {
     this.#run = this.#supervise();
   }
 
+  /** Resolves once the first attempt to connect is over, however it ended; `connected` has run if it succeeded. */
+  firstAttempt(): Promise<void> {
+    return this.#firstAttempt.promise;
+  }
+
   /** Ends the connection (or the attempt under way) and waits for it; once, however often it is called. */
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
@@ -95,6 +102,8 @@ export class UpstreamSupervisor {
 
   async #stop(): Promise<void> {
     this.#stopping.abort();
+    // Stopping ends the first attempt too: nothing should wait for a server that will not connect.
+    this.#firstAttempt.resolve();
     // Closing it is what ends the loop's wait on a live connection; an attempt under way ends on the abort.
     const current = this.#state;
     if (current.kind === 'connected') await current.connection.close();
@@ -310,6 +319,7 @@ export class UpstreamSupervisor {
         this.#renewing = false;
         this.#failures += 1;
         this.#setState(this.#restarting(startFailure(error, this.#target, stderr)));
+        this.#firstAttempt.resolve();
         await this.#waitToRestart('upstream: could not connect');
         continue;
       } finally {
@@ -326,6 +336,8 @@ export class UpstreamSupervisor {
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
       this.#events.connected(connection.client);
+      // After `connected`, which announced the catalogs: whoever waited for them lists them now.
+      this.#firstAttempt.resolve();
       await connection.closed;
       if (stopping.aborted) return;
       if (this.#renewing) continue;

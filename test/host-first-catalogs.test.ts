@@ -1,0 +1,93 @@
+// The plugin contract's `catalogsSettled()`: any plugin whose catalogs arrive after start() holds the first lists
+// until they are in; one that says `starting` in health() without the hook is waited for too; a hook that fails
+// or never settles holds them no longer than that (its failure) or its start deadline.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Plugin, type ToolDescriptor, definePlugin } from '../src/host/index.js';
+import { type Connected, connect, createMemoryLogger } from './support/in-memory.js';
+
+let connected: Connected | undefined;
+
+afterEach(async () => {
+  await connected?.close();
+  connected = undefined;
+});
+
+const tool = (name: string): ToolDescriptor => ({ name, inputSchema: { type: 'object', properties: {} } });
+const ok = { content: [{ type: 'text' as const, text: 'ok' }] };
+
+/** A plugin whose one tool arrives `afterMs` after start(), announced with list_changed. */
+function late(
+  id: string,
+  afterMs: number,
+  how: { hook?: 'resolves' | 'rejects' | 'never'; health?: boolean },
+): Plugin {
+  return definePlugin({
+    id,
+    version: '1.0.0',
+    build: (ctx) => {
+      const tools: ToolDescriptor[] = [];
+      let arrived: () => void = () => {};
+      const settled = new Promise<void>((resolve) => (arrived = resolve));
+      return {
+        tools: () => tools,
+        callTool: async () => ok,
+        start: async () => {
+          setTimeout(() => {
+            tools.push(tool('arrived'));
+            ctx.notifyListChanged('tools');
+            arrived();
+          }, afterMs);
+        },
+        ...(how.hook === 'resolves' ? { catalogsSettled: () => settled } : {}),
+        ...(how.hook === 'rejects'
+          ? { catalogsSettled: () => Promise.reject(new Error('no catalogs today')) }
+          : {}),
+        ...(how.hook === 'never' ? { catalogsSettled: () => new Promise<void>(() => {}) } : {}),
+        ...(how.health ? { health: () => ({ state: tools.length ? 'ready' : 'starting' }) as const } : {}),
+      };
+    },
+  });
+}
+
+const listed = async (c: Connected) => (await c.client.listTools()).tools.map((t) => t.name);
+
+describe('catalogsSettled(), for any plugin', () => {
+  it('holds the first tools/list until the plugin says its catalogs are in', async () => {
+    connected = await connect({ plugins: [late('late', 200, { hook: 'resolves' })] });
+    expect(await listed(connected)).toContain('late__arrived');
+  });
+
+  it('without it, a plugin that says `starting` is waited for until it does not', async () => {
+    connected = await connect({ plugins: [late('late', 200, { health: true })] });
+    expect(await listed(connected)).toContain('late__arrived');
+  });
+
+  it('a hook that rejects ends the wait at once, and is logged', async () => {
+    const records: Record<string, unknown>[] = [];
+    connected = await connect({
+      plugins: [{ plugin: late('late', 60_000, { hook: 'rejects' }), deadlines: { start: 30_000 } }],
+      logger: createMemoryLogger(records),
+    });
+    const began = Date.now();
+    expect(await listed(connected)).toEqual([]);
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        plugin: 'late',
+        err: expect.stringMatching(/no catalogs today/),
+      }),
+    );
+  });
+
+  it('a hook that never settles holds the lists no longer than about the start deadline', async () => {
+    const startMs = 200;
+    const began = Date.now();
+    connected = await connect({
+      plugins: [{ plugin: late('late', 60_000, { hook: 'never' }), deadlines: { start: startMs } }],
+    });
+    expect(await listed(connected)).toEqual([]);
+    expect(Date.now() - began).toBeLessThan(10 * startMs);
+    expect(connected.host.plugins.catalogsSettled).toBe(true);
+  });
+});
