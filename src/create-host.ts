@@ -215,7 +215,11 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   });
   const tools = new ToolPipeline({
     host: plugins,
-    enrichers: [...(options.enrichers ?? []), createFormatEnricher(options.config?.format), ...rules.enrichers],
+    enrichers: [
+      ...(options.enrichers ?? []),
+      createFormatEnricher(options.config?.format),
+      ...rules.enrichers,
+    ],
     validator,
     logger,
   });

@@ -82,7 +82,7 @@ const globList = (what: string) =>
   listOf(
     nonEmptyString("a glob over the plugin's own tool names"),
     `an array of globs over the plugin's own tool names such as ["write_*"]`,
-  ).min(1, { error: `expected at least one glob; ${what}` });
+  ).min(1, { error: `expected at least one glob (${what})` });
 
 const ToolFilterSchema = closedTable({
   allow: globList('to publish none of its tools, set enabled = false').optional(),

@@ -2,7 +2,11 @@
 // enrichers, and the report of what each rule matched.
 import type { DeclarativeEnrichRule, PluginEntry, ToolFilter } from '../config/index.js';
 import type { MountedPlugin, ToolPublisher } from '../host/index.js';
-import { type DeclarativeEnricher, type DeclarativeOptions, createDeclarativeEnrichers } from './declarative.js';
+import {
+  type DeclarativeEnricher,
+  type DeclarativeOptions,
+  createDeclarativeEnrichers,
+} from './declarative.js';
 import { type RuleReport, reportRules } from './rule-report.js';
 import { ToolRules } from './tool-rules.js';
 
@@ -39,7 +43,6 @@ export function createConfigRules(options: ConfigRulesOptions): ConfigRules {
   return {
     publish: toolRules.publish,
     enrichers,
-    report: (mounted, listed) =>
-      reportRules({ file, rules, tables, mounted, toolRules, enrichers, listed }),
+    report: (mounted, listed) => reportRules({ file, rules, tables, mounted, toolRules, enrichers, listed }),
   };
 }

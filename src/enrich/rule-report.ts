@@ -91,7 +91,10 @@ function reportFilters(input: RuleReportInput, unseen: readonly Unseen[], report
             `${at(input.file, line)}: ${label}: glob ${JSON.stringify(glob)} matches none of the plugin's tools (${listOrNone(tools)})`,
           );
       }
-      report.matched.push(`${label} (line ${line}): ${key} → ${listOrNone([...hit])}`);
+      // In the plugin's order, as `foresight tools` lists them.
+      report.matched.push(
+        `${label} (line ${line}): ${key} → ${listOrNone(tools.filter((name) => hit.has(name)))}`,
+      );
     }
   }
 }
