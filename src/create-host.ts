@@ -25,6 +25,7 @@ import {
   ToolPipeline,
   createArgumentValidator,
   createConfigRules,
+  createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
@@ -138,36 +139,6 @@ export interface ForesightHost {
   serveHttp(options: HttpOptions): Promise<HttpServing>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
-}
-
-/**
- * Logs what the rule report finds, each finding once: problems as errors, checks left out (a plugin not ready) as
- * warnings; and looks again whenever the tools change, as a plugin that was down may have come up.
- */
-function createRuleLog(check: () => RuleReport, logger: Logger) {
-  const told = new Set<string>();
-  let unsubscribe: (() => void) | undefined;
-  const look = () => {
-    const { problems, unchecked } = check();
-    for (const problem of problems.filter((p) => !told.has(p))) {
-      told.add(problem);
-      logger.error({}, `tool rule matches nothing: ${problem}`);
-    }
-    for (const note of unchecked.filter((n) => !told.has(n))) {
-      told.add(note);
-      logger.warn({}, `tool rule ${note}`);
-    }
-  };
-  return {
-    start(tools: ToolPipeline) {
-      if (unsubscribe) return;
-      unsubscribe = tools.onToolsChanged(look);
-      look();
-    },
-    stop() {
-      unsubscribe?.();
-    },
-  };
 }
 
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {

@@ -35,3 +35,4 @@ export type { ChainLink } from './chain.js';
 export { createDeclarativeEnrichers } from './declarative.js';
 export { type ConfigRules, type ConfigRulesOptions, createConfigRules } from './config-rules.js';
 export type { RuleReport } from './rule-report.js';
+export { type RuleLog, createRuleLog } from './rule-log.js';
