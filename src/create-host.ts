@@ -9,6 +9,7 @@ import {
   type ServerLimits,
   type TaskSettings,
   DEFAULT_LIMITS,
+  EMBEDDED_DEFAULT,
   defaultConfig,
   redactSecrets,
   registerBasicCredential,
@@ -19,10 +20,12 @@ import {
   validatePluginOptions,
 } from './config/index.js';
 import {
+  type RuleReport,
   type ToolEnricher,
   ToolPipeline,
   createArgumentValidator,
-  createDeclarativeEnrichers,
+  createConfigRules,
+  createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
@@ -88,6 +91,11 @@ export interface CreateHostOptions {
   tasks?: Partial<TaskSettings> & { now?: () => number };
   /** Limits over the config's `[server.limits]` (e.g. `{ maxSessions: 10 }`). */
   limits?: Partial<ServerLimits>;
+  /**
+   * Logs, once the plugins have settled and again whenever the tools change, each tool rule, glob or parameter
+   * name of the config that matches nothing (an error naming file and line). Default true.
+   */
+  logRuleProblems?: boolean;
 }
 
 export interface HttpOptions {
@@ -111,6 +119,11 @@ export interface ForesightHost {
   readonly tools: ToolPipeline;
   /** Runs likely follow-up calls ahead and answers from their results; its counters are `foresight://planner/stats`. */
   readonly planner: Planner;
+  /**
+   * What each tool rule of the config (`tools.allow` / `tools.deny`, `[[enrich]]`) matched, and each rule, glob or
+   * parameter name that matches nothing. Start the host (and let background plugins settle) first.
+   */
+  checkRules(): RuleReport;
   readonly logger: Logger;
   /** Builds and starts every plugin; idempotent. */
   start(): Promise<void>;
@@ -159,23 +172,31 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const validator = createArgumentValidator((tool, reason) =>
     logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
   );
+  const rules = createConfigRules({
+    rules: options.config?.enrich ?? [],
+    tables: options.config?.plugins ?? [],
+    file: options.config?.file ?? EMBEDDED_DEFAULT,
+    onWarning: (message) => logger.warn({}, message),
+    checkParam: (schema, name, value) => validator.checkParam(schema, name, value),
+  });
   const plugins = new PluginHost({
     logger,
     secrets: { add: registerSecret, addBasicCredential: registerBasicCredential },
+    publishTool: rules.publish,
   });
   const tools = new ToolPipeline({
     host: plugins,
     enrichers: [
       ...(options.enrichers ?? []),
       createFormatEnricher(options.config?.format),
-      ...createDeclarativeEnrichers(options.config?.enrich ?? [], {
-        onWarning: (message) => logger.warn({}, message),
-        checkParam: (schema, name, value) => validator.checkParam(schema, name, value),
-      }),
+      ...rules.enrichers,
     ],
     validator,
     logger,
   });
+  const checkRules = () =>
+    rules.report(plugins.mountedPlugins(), new Set(tools.listTools().map((tool) => tool.name)));
+  const ruleLog = createRuleLog(checkRules, logger);
   const settings = options.config ?? defaultConfig(process.cwd());
   const plannerSettings = { ...settings.planner, ...options.planner };
   const planner = new Planner({
@@ -283,10 +304,12 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       await plugins.start();
       // Once plugins that connect in the background (upstream servers) have listed their tools, or the
       // blocks naming those tools would be reported as naming nothing.
-      if (plannerSettings.enabled)
+      if (plannerSettings.enabled || options.logRuleProblems !== false)
         void plugins.settle().then(() => {
-          if (plugins.status === 'started')
+          if (plugins.status !== 'started') return;
+          if (plannerSettings.enabled)
             for (const problem of planner.modelProblems()) logger.warn({}, `planner: ${problem}`);
+          if (options.logRuleProblems !== false) ruleLog.start(tools);
         });
       if (plannerSettings.enabled && plannerSettings.learning)
         learning = await attachLearning(planner, { file: plannerSettings.stateFile, logger });
@@ -301,6 +324,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     tools,
     planner,
     logger,
+    checkRules,
     start,
     createServer,
     async connect(transport) {
@@ -366,6 +390,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       closers.clear();
       await Promise.allSettled(closing.map((close) => close()));
       unpublish();
+      ruleLog.stop();
       listen.closeAll();
       rounds.close();
       taskStore.close();

@@ -235,3 +235,54 @@ describe('[planner] and [tools."*"]', () => {
     );
   });
 });
+
+describe('tool rules: drop, name, tools.allow and tools.deny', () => {
+  test('drop takes true or false', () => {
+    const text = '[[enrich]]\ntools = ["fs__write_file"]\ndrop = "yes"\n';
+    expect(failure(text).message).toBe(`${FILE}:3: enrich[0].drop: expected true or false, got "yes"`);
+  });
+
+  test('name renames one tool: a glob or several names are refused, saying what is allowed', () => {
+    const text = '[[enrich]]\ntools = ["fs__read_*"]\nname = "read"\n';
+    expect(failure(text).message).toBe(
+      `${FILE}:3: enrich[0].name: name renames one tool: tools must hold exactly one tool name without glob characters, got ["fs__read_*"]`,
+    );
+    const several = '[[enrich]]\ntools = ["fs__a", "fs__b"]\nname = "read"\n';
+    expect(failure(several).message).toContain('got ["fs__a","fs__b"]');
+  });
+
+  test('name is a tool name that clients accept', () => {
+    const text = '[[enrich]]\ntools = ["fs__read_text_file"]\nname = "read file"\n';
+    expect(failure(text).message).toBe(
+      `${FILE}:3: enrich[0].name: expected a tool name (^[A-Za-z0-9_-]{1,64}$), published behind the plugin's prefix, got "read file"`,
+    );
+  });
+
+  test('a dropped tool takes no other rule', () => {
+    const text = '[[enrich]]\ntools = ["fs__*"]\ndrop = true\nhide = ["x"]\nname = "y"\n';
+    const message = failure(text).message;
+    expect(message).toContain(
+      `${FILE}:4: enrich[0].hide: a dropped tool is not published, so hide would act on nothing; put it in a block without drop`,
+    );
+    expect(message).toContain(
+      `${FILE}:5: enrich[0].name: a dropped tool is not published, so it cannot be renamed`,
+    );
+  });
+
+  test('tools.allow and tools.deny are lists of globs, and the tools table has only those keys', () => {
+    const text = [
+      '[plugins.fs]',
+      'use = "upstream"',
+      'command = ["x"]',
+      'tools.deny = "write_*"',
+      'tools.allow = []',
+      'tools.hide = ["a"]',
+    ].join('\n');
+    expect(failure(text).message.split('\n')).toEqual([
+      `${FILE}: 3 problems:`,
+      `  ${FILE}:4: plugins.fs.tools.deny: expected an array of globs over the plugin's own tool names such as ["write_*"], got "write_*"`,
+      `  ${FILE}:5: plugins.fs.tools.allow: expected at least one glob (to publish none of its tools, set enabled = false), got an empty array`,
+      `  ${FILE}:6: plugins.fs.tools.hide: unknown key "hide"; allowed: allow, deny`,
+    ]);
+  });
+});

@@ -140,7 +140,15 @@ describe('parseConfig with a full valid file', () => {
 
   test('enrich rules with defaults filled in and their header lines', () => {
     expect(config.enrich).toEqual([
-      { tools: ['fs__*'], pin: { dryRun: true }, defaults: {}, hide: [], rename: {}, line: 27 },
+      {
+        tools: ['fs__*'],
+        pin: { dryRun: true },
+        defaults: {},
+        hide: [],
+        rename: {},
+        drop: false,
+        line: 27,
+      },
       {
         tools: ['gh__*', 'gl__*'],
         pin: {},
@@ -149,6 +157,7 @@ describe('parseConfig with a full valid file', () => {
         rename: { q: 'query' },
         description: "Issues of the team's repositories",
         annotations: { readOnlyHint: true, title: 'Issues' },
+        drop: false,
         line: 31,
       },
     ]);

@@ -57,8 +57,15 @@ async function load(options: CommonOptions, checkSecrets = true): Promise<Foresi
   return loadConfig({ file: options.config, cwd: process.cwd(), checkSecrets });
 }
 
-/** Runs `fn` against a started host with a quiet logger and always shuts the host down. */
-async function withHost<T>(options: CommonOptions, fn: (host: ForesightHost) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` against a started host with a quiet logger and always shuts the host down. `reportsRules`: the command
+ * prints the tool rules' report itself, so the host does not log it.
+ */
+async function withHost<T>(
+  options: CommonOptions,
+  fn: (host: ForesightHost) => Promise<T>,
+  reportsRules = false,
+): Promise<T> {
   const config = await load(options);
   const level: LogLevel = options.debug ? 'debug' : 'warn';
   const host = createHost({
@@ -66,6 +73,7 @@ async function withHost<T>(options: CommonOptions, fn: (host: ForesightHost) => 
     debug: options.debug,
     // One-shot commands: a call run ahead would only be aborted at exit, a wasted upstream request.
     planner: { enabled: false },
+    logRuleProblems: !reportsRules,
   });
   try {
     await host.start();
@@ -214,30 +222,46 @@ export async function callCommand(
 }
 
 export async function checkCommand(options: CommonOptions): Promise<void> {
-  await withHost(options, async (host) => {
-    const mounted = host.plugins.mountedPlugins();
-    for (const m of mounted) {
-      const { state, detail } = m.health;
-      const mark = state === 'ready' ? 'ok' : 'fail';
-      const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools`;
-      const why = state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
-      print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
-    }
-    const unlisted = host.tools.unlisted();
-    for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
-      print(process.stdout, `note  ${message}\n`);
-    for (const problem of host.planner.modelProblems()) print(process.stdout, `warn  planner: ${problem}\n`);
-    const failed = unlisted.filter((u) => u.reason === 'failed');
-    for (const { message } of failed) print(process.stdout, `fail  ${message}\n`);
-    // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
-    if (failed.length) throw new CliError(`${count(failed.length, 'tool')} failed enrichment`, 1);
-    const down = mounted.filter((m) => m.health.state !== 'ready');
-    if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
-    print(
-      process.stdout,
-      `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
-    );
-  });
+  await withHost(
+    options,
+    async (host) => {
+      const mounted = host.plugins.mountedPlugins();
+      for (const m of mounted) {
+        const { state, detail } = m.health;
+        const mark = state === 'ready' ? 'ok' : 'fail';
+        const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools`;
+        const why =
+          state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
+        print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
+      }
+      const unlisted = host.tools.unlisted();
+      for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
+        print(process.stdout, `note  ${message}\n`);
+      for (const problem of host.planner.modelProblems())
+        print(process.stdout, `warn  planner: ${problem}\n`);
+      const rules = host.checkRules();
+      for (const line of rules.matched) print(process.stdout, `rule  ${line}\n`);
+      for (const line of rules.unchecked) print(process.stdout, `note  ${line}\n`);
+      for (const line of rules.problems) print(process.stdout, `fail  ${line}\n`);
+      const failed = unlisted.filter((u) => u.reason === 'failed');
+      for (const { message } of failed) print(process.stdout, `fail  ${message}\n`);
+      // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
+      if (failed.length) throw new CliError(`${count(failed.length, 'tool')} failed enrichment`, 1);
+      // A typo in a rule that drops or hides something must not pass as a valid config.
+      if (rules.problems.length)
+        throw new CliError(
+          `${count(rules.problems.length, 'tool rule')} ${rules.problems.length === 1 ? 'matches' : 'match'} nothing:\n  ${rules.problems.join('\n  ')}`,
+          1,
+        );
+      const down = mounted.filter((m) => m.health.state !== 'ready');
+      if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
+      print(
+        process.stdout,
+        `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
+      );
+    },
+    true,
+  );
 }
 
 /** Edges `stats` shows: the ones whose learned rate strays furthest from the graph's prior. */

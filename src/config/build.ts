@@ -46,6 +46,7 @@ export function buildPluginEntry(name: string, settings: PluginSettings, context
     deadlinesMs: settings.deadlinesMs,
     isolation: settings.isolation,
     cache: settings.cache,
+    tools: settings.tools,
     options: settings.options,
     ...(file === undefined ? {} : { file }),
     line: lineOfKeyPath(keyLines, path) ?? 0,

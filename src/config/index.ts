@@ -2,7 +2,13 @@
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
 export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './schema-limits.js';
-export type { PluginCacheHints, PluginDeadlines, PluginIsolation, CacheScope } from './schema-plugin.js';
+export type {
+  PluginCacheHints,
+  PluginDeadlines,
+  PluginIsolation,
+  CacheScope,
+  ToolFilter,
+} from './schema-plugin.js';
 export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-enrich.js';
 export type { ToolOverride } from './schema-tools.js';
 export type { FormatConfig } from './schema-format.js';
@@ -21,6 +27,7 @@ export {
   redactSecretsInListing,
 } from './redact.js';
 export { EMBEDDED_DEFAULT } from './problems.js';
+export { lineOfKeyPath } from './key-path.js';
 export {
   DEFAULT_CALL_DEADLINE_MS,
   DEFAULT_LIFECYCLE_DEADLINE_MS,

@@ -1,5 +1,8 @@
-// An [[enrich]] table: a declarative enricher (hide, pin, default, rename, re-describe, annotate) for tools matching globs.
+// An [[enrich]] table: a declarative enricher (drop or rename a tool; hide, pin, default, rename, re-describe, annotate
+// its parameters) for tools matching globs.
+import picomatch from 'picomatch';
 import * as z from 'zod';
+import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
 import {
   anyTable,
   booleanValue,
@@ -44,15 +47,63 @@ export interface DeclarativeEnrichRule {
   /** Replaces the tool's description. */
   description?: string;
   annotations?: ToolAnnotationsOverride;
+  /** The matched tools are not published: not listed, and a call to one is an unknown tool. Default false. */
+  drop: boolean;
+  /**
+   * Publishes the one tool `tools` names under this name instead, behind its plugin's prefix (`name = "read"` on
+   * `fs__read_text_file` publishes `fs__read`). Unset = the plugin's own name.
+   */
+  name?: string;
   /** Line of this rule's [[enrich]] header (0 when not from a file). */
   line: number;
 }
 
 export type DeclarativeEnrichSettings = Omit<DeclarativeEnrichRule, 'line'>;
 
+/** The keys a rule sets that act on a tool's parameters, description or annotations: a dropped tool has none. */
+function schemaKeysSet(rule: DeclarativeEnrichSettings): string[] {
+  const set = {
+    pin: Object.keys(rule.pin).length > 0,
+    defaults: Object.keys(rule.defaults).length > 0,
+    hide: rule.hide.length > 0,
+    rename: Object.keys(rule.rename).length > 0,
+    description: rule.description !== undefined,
+    annotations: rule.annotations !== undefined,
+  };
+  return Object.entries(set)
+    .filter(([, isSet]) => isSet)
+    .map(([key]) => key);
+}
+
+type Conflict = { path: (string | number)[]; message: string };
+
+/** `drop` and `name` act on whole tools: what they may be combined with, and which tools a rename may name. */
+function toolConflicts(rule: DeclarativeEnrichSettings): Conflict[] {
+  const found: Conflict[] = [];
+  if (rule.drop) {
+    if (rule.name !== undefined)
+      found.push({ path: ['name'], message: 'a dropped tool is not published, so it cannot be renamed' });
+    for (const key of schemaKeysSet(rule))
+      found.push({
+        path: [key],
+        message: `a dropped tool is not published, so ${key} would act on nothing; put it in a block without drop`,
+      });
+  }
+  if (rule.name !== undefined) {
+    const [only, ...more] = rule.tools;
+    // Checked here, not once tools are known: a glob that matches one tool today may match two tomorrow.
+    if (only === undefined || more.length > 0 || picomatch.scan(only).isGlob)
+      found.push({
+        path: ['name'],
+        message: `name renames one tool: tools must hold exactly one tool name without glob characters, got ${JSON.stringify(rule.tools)}`,
+      });
+  }
+  return found;
+}
+
 /** Keys of one rule that name the same parameter in ways that cannot both hold. */
-function conflicts(rule: DeclarativeEnrichSettings): { path: (string | number)[]; message: string }[] {
-  const found: { path: (string | number)[]; message: string }[] = [];
+function conflicts(rule: DeclarativeEnrichSettings): Conflict[] {
+  const found: Conflict[] = toolConflicts(rule);
   for (const name of Object.keys(rule.pin)) {
     if (rule.hide.includes(name))
       found.push({
@@ -91,6 +142,11 @@ export const DeclarativeEnrichRuleSchema = closedTable({
     .default({}),
   description: stringValue().optional(),
   annotations: AnnotationsSchema.optional(),
+  drop: booleanValue().default(false),
+  name: matching(
+    PUBLISHED_TOOL_NAME_PATTERN,
+    `a tool name (${PUBLISHED_TOOL_NAME_PATTERN.source}), published behind the plugin's prefix`,
+  ).optional(),
 })
   .transform((raw): DeclarativeEnrichSettings => ({
     tools: raw.tools,
@@ -100,6 +156,8 @@ export const DeclarativeEnrichRuleSchema = closedTable({
     rename: raw.rename,
     ...(raw.description === undefined ? {} : { description: raw.description }),
     ...(raw.annotations === undefined ? {} : { annotations: raw.annotations }),
+    drop: raw.drop,
+    ...(raw.name === undefined ? {} : { name: raw.name }),
   }))
   .superRefine((rule, context) => {
     for (const { path, message } of conflicts(rule)) context.addIssue({ code: 'custom', path, message });

@@ -1,7 +1,7 @@
 // A [plugins.<name>] table: the host's keys (kind, prefix, deadlines, isolation) and the plugin's own options.
 import * as z from 'zod';
 import { durationMs, isValidPluginId } from '../host/index.js';
-import { booleanValue, closedTable, nonEmptyString, oneOf, openTable } from './leaf-schemas.js';
+import { booleanValue, closedTable, listOf, nonEmptyString, oneOf, openTable } from './leaf-schemas.js';
 
 export const DEFAULT_CALL_DEADLINE_MS = 30_000;
 export const DEFAULT_LIFECYCLE_DEADLINE_MS = 10_000;
@@ -67,6 +67,28 @@ const DeadlinesSchema = closedTable({
   task: durationMs({ min: 1 }).optional(),
 });
 
+/**
+ * Which of a plugin's tools are published, by globs over the plugin's own tool names (`write_file`, not
+ * `fs__write_file`): only those `allow` matches when it is set, and never those `deny` matches (deny wins).
+ */
+export interface ToolFilter {
+  /** Unset = every tool. */
+  allow?: string[];
+  /** Default none. */
+  deny: string[];
+}
+
+const globList = (what: string) =>
+  listOf(
+    nonEmptyString("a glob over the plugin's own tool names"),
+    `an array of globs over the plugin's own tool names such as ["write_*"]`,
+  ).min(1, { error: `expected at least one glob (${what})` });
+
+const ToolFilterSchema = closedTable({
+  allow: globList('to publish none of its tools, set enabled = false').optional(),
+  deny: globList('leave deny out to deny nothing').default([]),
+}).transform((raw): ToolFilter => (raw.allow === undefined ? { deny: raw.deny } : raw));
+
 /** What a plugin table says, before the loader adds its name, location and resolved module path. */
 export interface PluginSettings {
   use?: string;
@@ -76,6 +98,7 @@ export interface PluginSettings {
   deadlinesMs: PluginDeadlines;
   isolation: PluginIsolation;
   cache: PluginCacheHints;
+  tools: ToolFilter;
   options: Record<string, unknown>;
 }
 
@@ -89,6 +112,8 @@ export const PluginSettingsSchema = openTable({
   isolation: oneOf(ISOLATIONS).default('inline'),
   cache_ttl_ms: durationMs({ max: MAX_CACHE_TTL_MS }).default(0),
   cache_scope: oneOf(CACHE_SCOPES).default('private'),
+  // A host key, so no plugin's own options may be called `tools` (no built-in plugin has one).
+  tools: ToolFilterSchema.prefault({}),
 })
   .superRefine((table, ctx) => {
     if (table.use !== undefined && table.module !== undefined) {
@@ -111,6 +136,7 @@ export const PluginSettingsSchema = openTable({
       isolation,
       cache_ttl_ms,
       cache_scope,
+      tools,
       ...options
     } = table;
     const call = deadline_ms ?? DEFAULT_CALL_DEADLINE_MS;
@@ -130,6 +156,7 @@ export const PluginSettingsSchema = openTable({
       },
       isolation,
       cache: { ttlMs: cache_ttl_ms, scope: cache_scope },
+      tools,
       options,
     };
   });

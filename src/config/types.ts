@@ -3,7 +3,7 @@ import type { KeyLines } from './key-path.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
 import type { PlannerConfig } from './schema-file.js';
 import type { FormatConfig } from './schema-format.js';
-import type { PluginCacheHints, PluginDeadlines, PluginIsolation } from './schema-plugin.js';
+import type { PluginCacheHints, PluginDeadlines, PluginIsolation, ToolFilter } from './schema-plugin.js';
 import type { ServerConfig } from './schema-server.js';
 import type { ToolOverride } from './schema-tools.js';
 
@@ -25,6 +25,8 @@ export interface PluginEntry {
   isolation: PluginIsolation;
   /** cache_ttl_ms (default 0) and cache_scope (default "private"): caching hints for 2026-07-28 clients. */
   cache: PluginCacheHints;
+  /** `tools.allow` / `tools.deny`: which of the plugin's tools are published (default all). */
+  tools: ToolFilter;
   /** Every non-host key of the table, raw: the plugin validates them (see validatePluginOptions). */
   options: Record<string, unknown>;
   /** The config file, or undefined for the embedded default. */

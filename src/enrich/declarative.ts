@@ -1,4 +1,5 @@
-// Enrichers written in foresight.toml: each [[enrich]] block hides, pins, defaults, renames and re-describes matching tools.
+// Enrichers written in foresight.toml: each [[enrich]] block hides, pins, defaults, renames and re-describes the
+// parameters of matching tools (dropping and renaming whole tools is tool-rules.ts's, before any enricher runs).
 import picomatch from 'picomatch';
 import type { DeclarativeEnrichRule } from '../config/index.js';
 import { errors } from '../host/index.js';
@@ -9,6 +10,17 @@ interface Applied {
   pinned: Map<string, unknown>;
   hidden: Set<string>;
   defaults: Map<string, unknown>;
+  /** The parameters this block names (hide, pin, defaults, rename) that the tool has, for `foresight check`. */
+  found: Set<string>;
+}
+
+/** A block's enricher, which also tells which of its parameter names it found on which tool. */
+export interface DeclarativeEnricher extends ToolEnricher {
+  /**
+   * By published tool name: the parameters this block names that the tool had when the block saw it. Holds the
+   * tools of the latest enrichment among others: read it for the names currently listed.
+   */
+  paramsFound(published: string): ReadonlySet<string> | undefined;
 }
 
 /** How messages name a block: `[[enrich]] #2 (line 14)`. */
@@ -20,27 +32,38 @@ export interface DeclarativeOptions {
   onWarning?: (message: string) => void;
   /** Checks a pinned or default value against the parameter (see ArgumentValidator.checkParam). */
   checkParam?: (toolSchema: Record<string, unknown>, name: string, value: unknown) => string | undefined;
+  /**
+   * The name block `index` sees for a tool published as `published` (see ToolRules.nameAt); default the
+   * published name.
+   */
+  nameAt?: (index: number, published: string) => string;
 }
 
 /** One enricher per block, in file order, so later blocks act on what earlier ones produced. */
 export function createDeclarativeEnrichers(
   rules: readonly DeclarativeEnrichRule[],
   options: DeclarativeOptions = {},
-): ToolEnricher[] {
-  return rules.map((rule, index) => new DeclarativeEnricher(rule, ruleLabel(index, rule.line), options));
+): DeclarativeEnricher[] {
+  return rules.map((rule, index) => new BlockEnricher(rule, index, options));
 }
 
-class DeclarativeEnricher implements ToolEnricher {
+class BlockEnricher implements DeclarativeEnricher {
+  readonly name: string;
   private readonly matches: (published: string) => boolean;
   /** By published name; rebuilt for each tool on every enrichment. */
   private readonly applied = new Map<string, Applied>();
 
   constructor(
     private readonly rule: DeclarativeEnrichRule,
-    readonly name: string,
+    private readonly index: number,
     private readonly options: DeclarativeOptions,
   ) {
+    this.name = ruleLabel(index, rule.line);
     this.matches = picomatch(rule.tools);
+  }
+
+  paramsFound(published: string): ReadonlySet<string> | undefined {
+    return this.applied.get(published)?.found;
   }
 
   /** Cross-cutting: it serves no category, so it sees every tool and unhides none. */
@@ -50,10 +73,18 @@ class DeclarativeEnricher implements ToolEnricher {
 
   enrichSchema(tool: ToolRef, schema: ToolSchema): void {
     this.applied.delete(tool.published);
-    if (!this.matches(tool.published)) return;
+    const seen = this.options.nameAt?.(this.index, tool.published) ?? tool.published;
+    if (!this.matches(seen)) return;
     const { rule } = this;
-    const applied: Applied = { pinned: new Map(), hidden: new Set(), defaults: new Map() };
+    const applied: Applied = { pinned: new Map(), hidden: new Set(), defaults: new Map(), found: new Set() };
     const has = (name: string) => schema.param(name) !== undefined;
+    const named = [
+      ...rule.hide,
+      ...Object.keys(rule.pin),
+      ...Object.keys(rule.defaults),
+      ...Object.keys(rule.rename),
+    ];
+    for (const name of named.filter(has)) applied.found.add(name);
     for (const name of rule.hide.filter(has)) {
       if (!Object.hasOwn(rule.defaults, name) && requiredIn(schema, name))
         this.options.onWarning?.(

@@ -33,3 +33,6 @@ export type { PreparedCall } from './call-stages.js';
 export type { EnrichedTool } from './enrich-tool.js';
 export type { ChainLink } from './chain.js';
 export { createDeclarativeEnrichers } from './declarative.js';
+export { type ConfigRules, type ConfigRulesOptions, createConfigRules } from './config-rules.js';
+export type { RuleReport } from './rule-report.js';
+export { type RuleLog, createRuleLog } from './rule-log.js';

@@ -14,7 +14,7 @@ export { DEFAULT_DEADLINES } from './mount.js';
 export type { PublishedToolEntry } from './routes.js';
 export { createLogger, type LogLevel, type LoggerOptions } from './logger.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
-export { isValidPluginId } from './names.js';
+export { isValidPluginId, publishName, type ToolPublisher } from './names.js';
 export { enricherName } from './plugin-enrichers.js';
 export {
   MAX_DELAY_MS,

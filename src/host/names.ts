@@ -25,6 +25,14 @@ export function publishName(prefix: string, local: string): string {
   return prefix === '' ? local : `${prefix}${NAME_SEPARATOR}${local}`;
 }
 
+/**
+ * Decides under which name a plugin's tool is published, or (undefined) that it is not published at all: a tool
+ * left out has no route, so no list shows it and no call reaches it. Default `publishName(prefix, local)`.
+ */
+export type ToolPublisher = (plugin: { name: string; prefix: string }, local: string) => string | undefined;
+
+export const publishUnchanged: ToolPublisher = (plugin, local) => publishName(plugin.prefix, local);
+
 export function checkPublishedToolName(name: string, owner: string): void {
   if (!PUBLISHED_TOOL_NAME_PATTERN.test(name)) {
     throw errors.nameInvalid('tool', name, owner, 'published tool names must match ^[A-Za-z0-9_-]{1,64}$');

@@ -31,7 +31,14 @@ import { installIsolationHandlers } from './isolation.js';
 import { loadPluginModule } from './load.js';
 import { readPluginEnrichers } from './plugin-enrichers.js';
 import { DEFAULT_DEADLINES, type Mount, type MountSpec, type PluginMethod, mountLabel } from './mount.js';
-import { checkPluginId, checkPrefix, publishUri, schemeForPrefix } from './names.js';
+import {
+  type ToolPublisher,
+  checkPluginId,
+  checkPrefix,
+  publishUnchanged,
+  publishUri,
+  schemeForPrefix,
+} from './names.js';
 import type { CallEnvironment, ToolCallOptions } from './request-context.js';
 import {
   type PublishedToolEntry,
@@ -58,6 +65,8 @@ export interface PluginHostOptions {
   logger: Logger;
   /** Offered to plugins as `PluginContext.secrets`; none by default. */
   secrets?: SecretRegistry;
+  /** Which tools are published and under what name (the config's tool rules); default all, as the plugin names them. */
+  publishTool?: ToolPublisher;
 }
 
 /** One mounted plugin, as `foresight check` and `foresight tools` show it. */
@@ -66,6 +75,8 @@ export interface MountedPlugin {
   id: string;
   prefix: string;
   tools: number;
+  /** The plugin's own names of its tools, published or not. */
+  toolNames: readonly string[];
   health: PluginHealth;
 }
 
@@ -98,6 +109,10 @@ export class PluginHost {
 
   constructor(private readonly options: PluginHostOptions) {
     this.roots = new ClientRoots(options.logger);
+  }
+
+  private get publishTool(): ToolPublisher {
+    return this.options.publishTool ?? publishUnchanged;
   }
 
   get logger(): Logger {
@@ -133,7 +148,7 @@ export class PluginHost {
     try {
       this.mounts = [];
       for (const spec of this.specs) this.mounts.push(await this.build(spec));
-      this.routes = buildRouteTable(this.mounts);
+      this.routes = buildRouteTable(this.mounts, this.publishTool);
       for (const mount of this.mounts) {
         await this.startOne(mount);
         this.started.push(mount);
@@ -274,6 +289,7 @@ export class PluginHost {
       id: m.plugin.id,
       prefix: m.prefix,
       tools: m.catalog.tools.length,
+      toolNames: m.catalog.tools.map((tool) => tool.name),
       health: this.healthOf(m),
     }));
   }
@@ -309,7 +325,7 @@ export class PluginHost {
     const previous = mount.catalog;
     try {
       mount.catalog = readCatalogPart(mount.provider, mount.label, kind, mount.catalog);
-      if (!building) this.routes = buildRouteTable(this.mounts);
+      if (!building) this.routes = buildRouteTable(this.mounts, this.publishTool);
     } catch (error) {
       mount.catalog = previous;
       mount.logger.error(

@@ -8,7 +8,15 @@ import type { ToolEnricher, ToolRef } from '../enrich/index.js';
 import type { McpTool, ToolDescriptor } from './contract.js';
 import { errors } from './errors.js';
 import type { Mount } from './mount.js';
-import { checkPromptName, checkPublishedToolName, publishName, publishUri, uriScheme } from './names.js';
+import {
+  type ToolPublisher,
+  checkPromptName,
+  checkPublishedToolName,
+  publishName,
+  publishUnchanged,
+  publishUri,
+  uriScheme,
+} from './names.js';
 
 export interface ToolRoute {
   mount: Mount;
@@ -41,8 +49,14 @@ export interface RouteTable {
   schemes: ReadonlyMap<string, Mount>;
 }
 
-/** Builds the table from every mount's catalog snapshot; any collision or bad name throws, naming both owners. */
-export function buildRouteTable(mounts: readonly Mount[]): RouteTable {
+/**
+ * Builds the table from every mount's catalog snapshot, each tool under the name `publish` gives it (a tool it
+ * leaves out gets no route); any collision or bad name throws, naming both owners.
+ */
+export function buildRouteTable(
+  mounts: readonly Mount[],
+  publish: ToolPublisher = publishUnchanged,
+): RouteTable {
   const tools = new Map<string, ToolRoute>();
   const prompts = new Map<string, PromptRoute>();
   const schemes = new Map<string, Mount>();
@@ -50,7 +64,8 @@ export function buildRouteTable(mounts: readonly Mount[]): RouteTable {
   for (const mount of mounts) {
     const owner = `plugin ${mount.label}`;
     for (const descriptor of mount.catalog.tools) {
-      const published = publishName(mount.prefix, descriptor.name);
+      const published = publish(mount, descriptor.name);
+      if (published === undefined) continue;
       checkPublishedToolName(published, owner);
       const previous = tools.get(published);
       if (previous) throw errors.nameConflict('tool', published, `plugin ${previous.mount.label}`, owner);
