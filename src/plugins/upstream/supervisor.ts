@@ -331,7 +331,12 @@ export class UpstreamSupervisor {
       this.#renewing = false;
       this.#setState({ kind: 'connected', connection, since: Date.now() });
       this.#logger.info(
-        { tools: connection.catalogs.tools.length, ...(this.#failures > 0 ? { after: this.#failures } : {}) },
+        {
+          tools: connection.catalogs.tools.length,
+          // Which revision the server was spoken to on: 2026-07-28 after server/discover, else the handshake's.
+          protocolVersion: connection.client.getNegotiatedProtocolVersion(),
+          ...(this.#failures > 0 ? { after: this.#failures } : {}),
+        },
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
       this.#events.connected(connection.client);
