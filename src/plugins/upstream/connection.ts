@@ -15,7 +15,13 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import type { CatalogKind, Logger, RequestContext, ToolDescriptor } from '../../host/index.js';
+import {
+  type CatalogKind,
+  type Logger,
+  type RequestContext,
+  type ToolDescriptor,
+  describeThrown,
+} from '../../host/index.js';
 import type { UpstreamTarget } from './options.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
@@ -196,6 +202,7 @@ export class UpstreamConnection {
       await client.connect(transport, { signal });
       signal.removeEventListener('abort', endProbe);
       await connection.readInOrder(signal);
+      await connection.listenForChanges(logger, signal);
     } catch (error) {
       signal.removeEventListener('abort', endProbe);
       // An exit seen by now is the server's own (and why this failed); one from here on is ours.
@@ -223,6 +230,29 @@ export class UpstreamConnection {
     });
     this.reading = next.catch(() => {});
     return next;
+  }
+
+  /**
+   * A modern server sends its list changes only on a `subscriptions/listen` stream, to the same handlers a legacy
+   * server's notifications reach. Without one the catalogs are read again only on reconnecting, so a failure to
+   * open it is logged, not fatal.
+   */
+  private async listenForChanges(logger: Logger, signal: AbortSignal): Promise<void> {
+    const { client } = this;
+    const caps = client.getServerCapabilities() ?? {};
+    if (client.getProtocolEra() !== 'modern') return;
+    const filter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      await client.listen(filter, { signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      logger.warn({ err: describeThrown(error) }, 'upstream: could not listen for list changes');
+    }
   }
 
   close(): Promise<void> {
@@ -258,7 +288,10 @@ export class UpstreamConnection {
     const during = (what: string): RequestContext => {
       const call = this.events.callInProgress();
       if (call === undefined)
-        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${what} is only passed on during a tool call`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `${what} is only passed on during a tool call`,
+        );
       return call;
     };
     // The same handlers answer a legacy server's requests and a modern server's `input_required` results: the
@@ -294,9 +327,7 @@ export class UpstreamConnection {
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
       caps.tools ? client.listTools(undefined, options).then((r) => asDescriptors(r.tools)) : [],
       caps.resources ? client.listResources(undefined, options).then((r) => r.resources) : [],
-      caps.resources
-        ? client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates)
-        : [],
+      caps.resources ? client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates) : [],
       caps.prompts ? client.listPrompts(undefined, options).then((r) => r.prompts) : [],
     ]);
     return { tools, resources, resourceTemplates, prompts };
