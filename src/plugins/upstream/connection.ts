@@ -1,37 +1,34 @@
 // One connection to an upstream MCP server: the SDK client, the transport, and the server's catalogs as last read.
 import { setMaxListeners } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  ProgressNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  StreamableHTTPClientTransport,
   type LoggingLevel,
   type ProgressNotification,
   type Prompt,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type Root,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogKind, Logger, RequestContext } from '../../host/index.js';
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import {
+  type CatalogKind,
+  type Logger,
+  type RequestContext,
+  type ToolDescriptor,
+  describeThrown,
+} from '../../host/index.js';
 import type { UpstreamTarget } from './options.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
 
 /** What the server offered when last asked; empty lists for what it does not serve. */
 export interface UpstreamCatalogs {
-  tools: Tool[];
+  tools: ToolDescriptor[];
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
@@ -67,7 +64,18 @@ export interface ConnectionEvents {
   clientRoots(): Promise<Root[] | undefined>;
 }
 
-/** Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing. */
+/**
+ * The server's tools as the host lists them. The SDK types a schema's property schemas as any JSON value, the
+ * host's contract as objects (as JSON Schema has them); the host passes them on unread, so only the type changes.
+ */
+function asDescriptors(tools: Tool[]): ToolDescriptor[] {
+  return tools as ToolDescriptor[];
+}
+
+/**
+ * Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing: the SDK's walk
+ * fails the listing past it (the connection is then retried like any other failed start).
+ */
 const MAX_PAGES = 100;
 
 /**
@@ -81,7 +89,7 @@ const fetchWithoutListenerCap: typeof fetch = (input, init) => {
 };
 
 /** `stderr`: where a spawned server's stderr and exit are kept (one per process); given for stdio. */
-function transportFor(target: UpstreamTarget, logger: Logger, stderr?: StderrTail): Transport {
+export function transportFor(target: UpstreamTarget, logger: Logger, stderr?: StderrTail): Transport {
   if (target.kind === 'http') {
     return new StreamableHTTPClientTransport(target.url, {
       fetch: fetchWithoutListenerCap,
@@ -105,27 +113,18 @@ function transportFor(target: UpstreamTarget, logger: Logger, stderr?: StderrTai
   return transport;
 }
 
-/** Every page of a listing, following `nextCursor` (at most MAX_PAGES). */
-async function allPages<Page extends { nextCursor?: string | undefined }, T>(
-  list: (params: { cursor?: string }) => Promise<Page>,
-  itemsOf: (page: Page) => T[],
-): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await list(cursor === undefined ? {} : { cursor });
-    items.push(...itemsOf(result));
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return items;
-}
-
 /**
  * The SDK's own request timeout (60 s by default) would cut what the start deadline allows while the catalogs
  * are read; that reading ends through its signal instead. (2^31 − 1 ms, setTimeout's limit.)
  */
 const NO_SDK_TIMEOUT = { timeout: 2_147_483_647 };
+
+/**
+ * How long a server may take to answer `server/discover`. Over stdio a silent server is taken for a legacy one
+ * (some never answer an unknown request before `initialize`), so this is what such a server costs each connect;
+ * over HTTP silence is an outage, and connecting fails.
+ */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** How long after a call's deadline the SDK ends its request: the host's own deadline answers the agent first. */
 const DEADLINE_GRACE_MS = 250;
@@ -183,17 +182,29 @@ export class UpstreamConnection {
     // a client without them gets E_CAPABILITY_MISSING from the host, as an error of that request.
     const client = new Client(
       { name: 'foresight', version: '0.1.0' },
-      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
+      {
+        capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+        // server/discover first; a server that does not know it (any 2025 server) gets the initialize handshake.
+        versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+        listMaxPages: MAX_PAGES,
+      },
     );
     const tail = target.kind === 'stdio' ? (stderr ?? new StderrTail(target.secrets)) : undefined;
     const connection = new UpstreamConnection(client, events, tail);
     // Before connecting: a server may ask for roots, log, or change its lists as soon as it is initialised.
     connection.listen();
     const transport = transportFor(target, logger, tail);
+    // The SDK's server/discover probe does not heed the connect signal: closing the transport is what ends it
+    // (else shutdown would wait out the probe's timeout for a server that does not answer).
+    const endProbe = () => void transport.close().catch(() => {});
+    signal.addEventListener('abort', endProbe, { once: true });
     try {
       await client.connect(transport, { signal });
+      signal.removeEventListener('abort', endProbe);
       await connection.readInOrder(signal);
+      await connection.listenForChanges(logger, signal);
     } catch (error) {
+      signal.removeEventListener('abort', endProbe);
       // An exit seen by now is the server's own (and why this failed); one from here on is ours.
       connection.stderr?.closing();
       // A spawned server that started but did not answer (or was cut off by shutdown) must not linger: the
@@ -221,6 +232,29 @@ export class UpstreamConnection {
     return next;
   }
 
+  /**
+   * A modern server sends its list changes only on a `subscriptions/listen` stream, to the same handlers a legacy
+   * server's notifications reach. Without one the catalogs are read again only on reconnecting, so a failure to
+   * open it is logged, not fatal.
+   */
+  private async listenForChanges(logger: Logger, signal: AbortSignal): Promise<void> {
+    const { client } = this;
+    const caps = client.getServerCapabilities() ?? {};
+    if (client.getProtocolEra() !== 'modern') return;
+    const filter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      await client.listen(filter, { signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      logger.warn({ err: describeThrown(error) }, 'upstream: could not listen for list changes');
+    }
+  }
+
   close(): Promise<void> {
     this.stderr?.closing();
     return this.client.close();
@@ -244,35 +278,39 @@ export class UpstreamConnection {
         () => {},
       );
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, reread('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, reread('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, reread('prompts'));
-    client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => this.events.progress(params));
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    client.setNotificationHandler('notifications/tools/list_changed', reread('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', reread('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', reread('prompts'));
+    client.setNotificationHandler('notifications/progress', ({ params }) => this.events.progress(params));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
       this.events.resourceUpdated(notification.params.uri);
     });
     const during = (what: string): RequestContext => {
       const call = this.events.callInProgress();
       if (call === undefined)
-        throw new McpError(ErrorCode.InvalidRequest, `${what} is only passed on during a tool call`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `${what} is only passed on during a tool call`,
+        );
       return call;
     };
-    // The SDK 1.x client types sampling metadata as `object`, the contract (SDK 2) as a JSON object.
-    client.setRequestHandler(CreateMessageRequestSchema, (request) =>
-      during('sampling').createMessage(request.params as Parameters<RequestContext['createMessage']>[0]),
+    // The same handlers answer a legacy server's requests and a modern server's `input_required` results: the
+    // SDK fulfils those through them during the call, then retries the call with the answers.
+    client.setRequestHandler('sampling/createMessage', (request) =>
+      during('sampling').createMessage(request.params),
     );
-    client.setRequestHandler(ElicitRequestSchema, (request) => during('elicitation').elicit(request.params));
-    client.setRequestHandler(ListRootsRequestSchema, async () => {
+    client.setRequestHandler('elicitation/create', (request) => during('elicitation').elicit(request.params));
+    client.setRequestHandler('roots/list', async () => {
       if (this.events.roots) return { roots: this.events.roots };
       const call = this.events.callInProgress();
       // Outside a call: the one agent's roots; with none or several agents (over HTTP many share this
       // server), no roots, so a server such as server-filesystem keeps the directories it was started with.
       if (call === undefined) return { roots: (await this.events.clientRoots()) ?? [] };
       if (call.listRoots === undefined)
-        throw new McpError(ErrorCode.InvalidRequest, 'the client has no roots');
+        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'the client has no roots');
       return call.listRoots();
     });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, async ({ params }) => {
+    client.setNotificationHandler('notifications/message', async ({ params }) => {
       const call = this.events.callInProgress();
       if (call) await call.log(params.level, params.data, params.logger);
       else this.events.serverLog(params.level, params.data, params.logger);
@@ -282,32 +320,15 @@ export class UpstreamConnection {
   private async readCatalogs(signal?: AbortSignal): Promise<UpstreamCatalogs> {
     const { client } = this;
     const caps = client.getServerCapabilities() ?? {};
-    const options = signal ? { signal, ...NO_SDK_TIMEOUT } : NO_SDK_TIMEOUT;
+    // 'refresh': a reading follows a change, so it always asks the server (and re-stores the SDK's copy,
+    // which callTool validates structured output against).
+    const options = { ...(signal ? { signal } : {}), ...NO_SDK_TIMEOUT, cacheMode: 'refresh' as const };
+    // The SDK walks every page (up to the client's listMaxPages) when asked without a cursor.
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-      caps.tools
-        ? allPages(
-            (p) => client.listTools(p, options),
-            (r) => r.tools,
-          )
-        : [],
-      caps.resources
-        ? allPages(
-            (p) => client.listResources(p, options),
-            (r) => r.resources,
-          )
-        : [],
-      caps.resources
-        ? allPages(
-            (p) => client.listResourceTemplates(p, options),
-            (r) => r.resourceTemplates,
-          )
-        : [],
-      caps.prompts
-        ? allPages(
-            (p) => client.listPrompts(p, options),
-            (r) => r.prompts,
-          )
-        : [],
+      caps.tools ? client.listTools(undefined, options).then((r) => asDescriptors(r.tools)) : [],
+      caps.resources ? client.listResources(undefined, options).then((r) => r.resources) : [],
+      caps.resources ? client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates) : [],
+      caps.prompts ? client.listPrompts(undefined, options).then((r) => r.prompts) : [],
     ]);
     return { tools, resources, resourceTemplates, prompts };
   }

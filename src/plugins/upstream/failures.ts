@@ -1,11 +1,11 @@
 // How an upstream failure reads in messages and logs: HTTP answers named by status and the server's own words,
 // a spawned server's exit by its code or signal and its last stderr lines.
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SdkHttpError } from '@modelcontextprotocol/client';
 import { describeThrown } from '../../host/index.js';
 import type { UpstreamTarget } from './options.js';
 import type { ProcessExit, StderrTail } from './stderr-tail.js';
 
-/** The `message` of a JSON-RPC error body, when the text after the SDK's prefix is one. */
+/** The `message` of a JSON-RPC error body, when the text (from its first `{`) is one. */
 function jsonRpcMessage(text: string): string | undefined {
   const start = text.indexOf('{');
   if (start === -1) return undefined;
@@ -17,16 +17,21 @@ function jsonRpcMessage(text: string): string | undefined {
   }
 }
 
+/** What the server said with its refusal: its JSON-RPC error message, else its body, else the SDK's message. */
+function serverSaid(error: SdkHttpError): string {
+  const body = error.data.text;
+  if (typeof body === 'string' && body.trim() !== '') return jsonRpcMessage(body) ?? body.trim();
+  return jsonRpcMessage(error.message) ?? error.message;
+}
+
 /**
  * One line for a failure to reach or use the server. An HTTP refusal says its status, what the server said,
  * and, for 401/403, which variable the token came from (never the token).
  */
 export function describeFailure(error: unknown, target: UpstreamTarget): string {
-  if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 400)
-    return describeThrown(error);
-  const said = jsonRpcMessage(error.message) ?? error.message;
-  const status = `HTTP ${error.code}: ${said}`;
-  if ((error.code === 401 || error.code === 403) && target.kind === 'http')
+  if (!(error instanceof SdkHttpError) || error.status < 400) return describeThrown(error);
+  const status = `HTTP ${error.status}: ${serverSaid(error)}`;
+  if ((error.status === 401 || error.status === 403) && target.kind === 'http')
     return target.tokenEnv === undefined
       ? `the server wants a bearer token (${status}); set token_env to the variable holding it`
       : `the server refused the bearer token from ${target.tokenEnv} (${status})`;

@@ -1,7 +1,7 @@
 // The upstream plugin's options (its foresight.toml table): which MCP server to mount, and how to reach it.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { durationMs } from '../../host/index.js';
 

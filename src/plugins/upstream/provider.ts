@@ -1,6 +1,6 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Root } from '@modelcontextprotocol/client';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -96,9 +96,8 @@ export function createUpstreamProvider(
               progressToken === undefined
                 ? { name, arguments: args }
                 : { name, arguments: args, _meta: { progressToken } },
-              undefined,
               UpstreamConnection.requestOptions(rc),
-            ) as Promise<CallToolResult>,
+            ),
           rc,
         );
       } finally {
@@ -112,7 +111,9 @@ export function createUpstreamProvider(
     // restart as a read-only tool call does.
     readResource: (uri, rc) =>
       supervisor.request(
-        (client) => client.readResource({ uri }, UpstreamConnection.requestOptions(rc)),
+        // 'bypass': Foresight's planner does the caching; a copy kept here would answer past its own rules.
+        (client) =>
+          client.readResource({ uri }, { ...UpstreamConnection.requestOptions(rc), cacheMode: 'bypass' }),
         rc,
         true,
       ),

@@ -1,7 +1,7 @@
 // The spawned server's process: a stdio transport that remembers the pid it started, and a sure way to end it.
 import { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ProcessExit } from './stderr-tail.js';
 
 /**
@@ -17,8 +17,10 @@ export class SpawnedStdioTransport extends StdioClientTransport {
   override async start(): Promise<void> {
     await super.start();
     this.spawnedPid = this.pid ?? undefined;
+    // In 'auto' negotiation a subclass probes server/discover in place (the SDK spawns a sibling to probe only for
+    // its base class), so this child is the one that serves: its stderr and exit are the server's.
     // The SDK keeps the child to itself and drops its exit code. Its field is read here, checked: an SDK that
-    // renamed it would cost the exit code in messages, nothing else. (1.x; the SDK is pinned in package.json.)
+    // renamed it would cost the exit code in messages, nothing else. (v2 keeps the 1.x name; the SDK is pinned in package.json.)
     const child: unknown = Reflect.get(this, '_process');
     if (!(child instanceof ChildProcess)) return;
     const exited = () => this.onexit?.({ code: child.exitCode, signal: child.signalCode });

@@ -1,9 +1,7 @@
 // Keeps one upstream connection alive: connects in the background, restarts a server that exits or cannot be
 // reached (with backoff), re-initialises an HTTP session the server has forgotten, and says how it is doing.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type Client, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { type Logger, type PluginHealth, clampDelay, errors } from '../../host/index.js';
 import {
   type ConnectionEvents,
@@ -45,11 +43,12 @@ type ConnectionFailure = 'closed' | 'session_gone' | 'unreachable';
 
 function connectionFailure(error: unknown): ConnectionFailure | undefined {
   // The server went away with the request unanswered (its process exited, its stream ended).
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return 'closed';
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return 'closed';
   // The server no longer knows our session (it restarted, or expired it): the spec says to initialise anew.
-  if (error instanceof StreamableHTTPError && error.code === 404) return 'session_gone';
+  // (A modern server has no sessions; one that answers 404 was replaced by a legacy one, which also wants anew.)
+  if (error instanceof SdkHttpError && error.status === 404) return 'session_gone';
   // Servers that answer 400 for an unknown session (server-everything among them) mean the same.
-  if (error instanceof StreamableHTTPError && error.code === 400 && /session/i.test(error.message))
+  if (error instanceof SdkHttpError && error.status === 400 && /session/i.test(error.message))
     return 'session_gone';
   // fetch() itself failed: refused, reset, DNS. The server is down, not the request wrong.
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) return 'unreachable';
@@ -332,7 +331,12 @@ export class UpstreamSupervisor {
       this.#renewing = false;
       this.#setState({ kind: 'connected', connection, since: Date.now() });
       this.#logger.info(
-        { tools: connection.catalogs.tools.length, ...(this.#failures > 0 ? { after: this.#failures } : {}) },
+        {
+          tools: connection.catalogs.tools.length,
+          // Which revision the server was spoken to on: 2026-07-28 after server/discover, else the handshake's.
+          protocolVersion: connection.client.getNegotiatedProtocolVersion(),
+          ...(this.#failures > 0 ? { after: this.#failures } : {}),
+        },
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
       this.#events.connected(connection.client);

@@ -1,0 +1,91 @@
+// A 2026-07-28 upstream (test/fixtures/upstreams/modern.mjs, on the SDK v2) mounted over stdio and over Streamable
+// HTTP: Foresight opens with server/discover and speaks the modern revision to it (the fixture's `era` tool reports
+// the revision each request came on), and an elicitation the upstream asks for with an input_required result
+// reaches the agent's own elicitation handler, and the call completes with its answer.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseConfig } from '../src/config/index.js';
+import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
+
+const MODERN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/upstreams/modern.mjs');
+
+let http: ChildProcess | undefined;
+let url = '';
+let connected: Connected | undefined;
+
+beforeAll(async () => {
+  const child = spawn(process.execPath, [MODERN, '--http'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  http = child;
+  url = await new Promise<string>((resolve, reject) => {
+    let said = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
+      const listening = /listening (\S+)/.exec(said);
+      if (listening?.[1] !== undefined) resolve(listening[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the fixture exited with ${code}: ${said}`)));
+  });
+});
+
+afterAll(() => {
+  http?.kill('SIGKILL');
+});
+
+afterEach(async () => {
+  await connected?.close();
+  connected = undefined;
+});
+
+/** How the plugin `up` reaches the fixture: by spawning it, or at its URL. */
+const targets = {
+  stdio: () => `command = ["node", ${JSON.stringify(MODERN)}]`,
+  http: () => `url = ${JSON.stringify(url)}`,
+};
+
+/** Foresight with the fixture mounted as `up`, and a 2025 agent client that answers elicitations with `ok`. */
+async function mount(where: keyof typeof targets, asked: string[], records: Record<string, unknown>[] = []) {
+  const config = parseConfig(
+    ['[plugins.up]', 'use = "upstream"', targets[where]()].join('\n'),
+    '/proj/foresight.toml',
+    '/proj',
+  );
+  connected = await connect(
+    { config, planner: { enabled: false }, logger: createMemoryLogger(records) },
+    { capabilities: { elicitation: { form: {} } } },
+    (client) =>
+      client.setRequestHandler('elicitation/create', (request) => {
+        asked.push(request.params.message);
+        return Promise.resolve({ action: 'accept', content: { ok: true } });
+      }),
+  );
+  const c = connected;
+  await vi.waitFor(
+    async () => expect((await c.client.listTools()).tools.map((tool) => tool.name)).toContain('up__era'),
+    { timeout: 15_000, interval: 50 },
+  );
+  return c;
+}
+
+describe.each(['stdio', 'http'] as const)('a 2026-07-28 upstream over %s', (where) => {
+  it('is spoken to on the 2026-07-28 revision, negotiated with server/discover', async () => {
+    const records: Record<string, unknown>[] = [];
+    const c = await mount(where, [], records);
+    const answer = await c.client.callTool({ name: 'up__era', arguments: {} });
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    expect(textOf(answer)).toBe('revision: 2026-07-28');
+    expect(records).toContainEqual(
+      expect.objectContaining({ msg: 'upstream: connected', protocolVersion: '2026-07-28' }),
+    );
+  });
+
+  it("passes the upstream's input_required elicitation to a 2025 agent's handler, and completes the call", async () => {
+    const asked: string[] = [];
+    const c = await mount(where, asked);
+    const answer = await c.client.callTool({ name: 'up__confirm', arguments: {} });
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    expect(textOf(answer)).toBe('confirmed: true (input_required)');
+    expect(asked).toEqual(['Go ahead?']);
+  });
+});
