@@ -2,9 +2,10 @@
 // on the Node 24 binary of the `node` dev dependency) against Foresight, which runs on the machine's Node:
 // 1. served directly (the conformance fixture plugin), with the frozen requirement sets of both revisions,
 //    2025-11-25 (initialize and sessions) and 2026-07-28 (stateless, multi round-trip requests);
-// 2. through an upstream: a second Foresight mounting the first as an `upstream` plugin without prefix, so every
-//    scenario crosses the upstream plugin. Its client speaks the 2025 revisions, so this leg runs 2025-11-25;
-//    bridging a 2026-07-28 client across an upstream is the upstream era-bridging work.
+// 2. through an upstream, in all four era pairs: a second Foresight mounting the first as an `upstream` plugin
+//    without prefix, so every scenario crosses the upstream plugin, once pinned to each revision upstream
+//    (`protocol = "2025-11-25"` / `"2026-07-28"`), each run with both requirement sets: a client of either era
+//    reaches a server of either era through Foresight.
 // Exits 0 only when every scored scenario of every run passes; scenarios a set does not score are reported.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -55,25 +56,34 @@ const dir = await mkdtemp(join(tmpdir(), 'foresight-conformance-'));
 let code;
 try {
   const direct = await serve(`${root}test/fixtures/conformance.toml`);
-  const viaUpstream = join(dir, 'via-upstream.toml');
-  await writeFile(
-    viaUpstream,
-    [
-      '[server]',
-      'log_level = "warn"',
-      '',
-      '[plugins.fixtures]',
-      'use = "upstream"',
-      `url = "${direct}"`,
-      'prefix = ""',
-      '',
-    ].join('\n'),
-  );
-  const proxied = await serve(viaUpstream);
+  /** A second Foresight mounting the first, speaking `protocol` to it. */
+  const throughUpstream = async (protocol) => {
+    const config = join(dir, `via-upstream-${protocol}.toml`);
+    await writeFile(
+      config,
+      [
+        '[server]',
+        'log_level = "warn"',
+        '',
+        '[plugins.fixtures]',
+        'use = "upstream"',
+        `url = "${direct}"`,
+        'prefix = ""',
+        `protocol = "${protocol}"`,
+        '',
+      ].join('\n'),
+    );
+    return serve(config);
+  };
+  const viaLegacy = await throughUpstream('2025-11-25');
+  const viaModern = await throughUpstream('2026-07-28');
   const runs = [
     await runReferee(direct, '2025-11-25', 'served directly'),
     await runReferee(direct, '2026-07-28', 'served directly'),
-    await runReferee(proxied, '2025-11-25', 'through a second Foresight mounting it as an upstream'),
+    await runReferee(viaLegacy, '2025-11-25', 'through a Foresight speaking 2025-11-25 to it as an upstream'),
+    await runReferee(viaModern, '2025-11-25', 'through a Foresight speaking 2026-07-28 to it as an upstream'),
+    await runReferee(viaLegacy, '2026-07-28', 'through a Foresight speaking 2025-11-25 to it as an upstream'),
+    await runReferee(viaModern, '2026-07-28', 'through a Foresight speaking 2026-07-28 to it as an upstream'),
   ];
   process.stdout.write('\nconformance:\n');
   for (const run of runs)

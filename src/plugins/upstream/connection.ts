@@ -13,6 +13,7 @@ import {
   type Root,
   type Tool,
   type Transport,
+  type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import {
@@ -22,7 +23,7 @@ import {
   type ToolDescriptor,
   describeThrown,
 } from '../../host/index.js';
-import type { UpstreamTarget } from './options.js';
+import type { UpstreamProtocol, UpstreamTarget } from './options.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
 
@@ -126,6 +127,15 @@ const NO_SDK_TIMEOUT = { timeout: 2_147_483_647 };
  */
 const PROBE_TIMEOUT_MS = 5_000;
 
+/**
+ * The SDK's negotiation for the `protocol` option. "auto": server/discover first; a server that does not know it
+ * (any 2025 server) gets the initialize handshake. A pinned revision skips the probe or the fallback.
+ */
+function negotiationMode(protocol: UpstreamProtocol = 'auto'): VersionNegotiationMode {
+  if (protocol === 'auto') return 'auto';
+  return protocol === '2025-11-25' ? 'legacy' : { pin: protocol };
+}
+
 /** How long after a call's deadline the SDK ends its request: the host's own deadline answers the agent first. */
 const DEADLINE_GRACE_MS = 250;
 
@@ -184,8 +194,10 @@ export class UpstreamConnection {
       { name: 'foresight', version: '0.1.0' },
       {
         capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
-        // server/discover first; a server that does not know it (any 2025 server) gets the initialize handshake.
-        versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+        versionNegotiation: {
+          mode: negotiationMode(target.protocol),
+          probe: { timeoutMs: PROBE_TIMEOUT_MS },
+        },
         listMaxPages: MAX_PAGES,
       },
     );

@@ -5,6 +5,10 @@ import type { Root } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { durationMs } from '../../host/index.js';
 
+/** What `protocol` may say: see the option. */
+export const UPSTREAM_PROTOCOLS = ['auto', '2025-11-25', '2026-07-28'] as const;
+export type UpstreamProtocol = (typeof UPSTREAM_PROTOCOLS)[number];
+
 export const UpstreamOptionsSchema = z
   .strictObject({
     /** A command Foresight spawns and speaks to over stdio: the program, then its arguments. */
@@ -36,6 +40,16 @@ export const UpstreamOptionsSchema = z
     restart_delay_ms: durationMs().optional(),
     /** The longest wait between restarts. */
     max_restart_delay_ms: durationMs().optional(),
+    /**
+     * The revision to speak: "auto" (default) asks `server/discover` first and falls back to `initialize`;
+     * "2025-11-25" goes straight to `initialize` (for a server that cannot bear an unknown request first);
+     * "2026-07-28" insists on the stateless revision.
+     */
+    protocol: z
+      .enum(UPSTREAM_PROTOCOLS, {
+        error: `expected one of ${UPSTREAM_PROTOCOLS.map((p) => `"${p}"`).join(', ')}`,
+      })
+      .optional(),
   })
   .superRefine((options, ctx) => {
     if ((options.command === undefined) === (options.url === undefined))
@@ -72,7 +86,7 @@ export function restartBackoff(options: UpstreamOptions): Backoff {
  * How to reach the server, with the token read from the variable the config names. `secrets`: the values of
  * `secret_env`, cut from what the server writes to stderr before Foresight keeps or logs any of it.
  */
-export type UpstreamTarget =
+export type UpstreamTarget = (
   | {
       kind: 'stdio';
       command: string;
@@ -81,7 +95,11 @@ export type UpstreamTarget =
       secrets?: string[];
       cwd?: string;
     }
-  | { kind: 'http'; url: URL; token?: string; tokenEnv?: string };
+  | { kind: 'http'; url: URL; token?: string; tokenEnv?: string }
+) & {
+  /** The revision to speak (the `protocol` option); "auto" when not said. */
+  protocol?: UpstreamProtocol;
+};
 
 /** The configured roots as `roots/list` gives them (file URIs), or undefined to pass the agent's on. */
 export function configuredRoots(options: UpstreamOptions): Root[] | undefined {
@@ -107,6 +125,7 @@ export function upstreamTarget(
       ...(Object.keys(childEnv).length > 0 ? { env: childEnv } : {}),
       ...(secrets.length > 0 ? { secrets: secrets.map(([, value]) => value) } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.protocol ? { protocol: options.protocol } : {}),
     };
   }
   const token = options.token_env === undefined ? undefined : env[options.token_env];
@@ -115,6 +134,7 @@ export function upstreamTarget(
     url: new URL(options.url ?? ''),
     ...(token ? { token } : {}),
     ...(options.token_env ? { tokenEnv: options.token_env } : {}),
+    ...(options.protocol ? { protocol: options.protocol } : {}),
   };
 }
 
