@@ -45,9 +45,14 @@ const targets = {
 };
 
 /** Foresight with the fixture mounted as `up`, and a 2025 agent client that answers elicitations with `ok`. */
-async function mount(where: keyof typeof targets, asked: string[], records: Record<string, unknown>[] = []) {
+async function mount(
+  where: keyof typeof targets,
+  asked: string[],
+  records: Record<string, unknown>[] = [],
+  extra: string[] = [],
+) {
   const config = parseConfig(
-    ['[plugins.up]', 'use = "upstream"', targets[where]()].join('\n'),
+    ['[plugins.up]', 'use = "upstream"', targets[where](), ...extra].join('\n'),
     '/proj/foresight.toml',
     '/proj',
   );
@@ -87,5 +92,17 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 upstream over %s', (wher
     expect(answer.isError, textOf(answer)).toBeFalsy();
     expect(textOf(answer)).toBe('confirmed: true (input_required)');
     expect(asked).toEqual(['Go ahead?']);
+  });
+});
+
+describe('the protocol option', () => {
+  it('pinned to 2025-11-25, speaks the initialize handshake to a server that knows both', async () => {
+    const records: Record<string, unknown>[] = [];
+    const c = await mount('stdio', [], records, ['protocol = "2025-11-25"']);
+    const answer = await c.client.callTool({ name: 'up__era', arguments: {} });
+    expect(textOf(answer)).toBe('revision: legacy');
+    expect(records).toContainEqual(
+      expect.objectContaining({ msg: 'upstream: connected', protocolVersion: '2025-11-25' }),
+    );
   });
 });

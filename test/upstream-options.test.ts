@@ -31,6 +31,15 @@ describe('upstream options', () => {
       'url: expected an http(s) URL such as http://127.0.0.1:3001/mcp',
     ]);
     expect(problems({ command: ['x'], colour: 'red' })[0]).toContain('colour');
+    expect(problems({ command: ['x'], protocol: '2025-06-18' })).toEqual([
+      'protocol: expected one of "auto", "2025-11-25", "2026-07-28"',
+    ]);
+  });
+
+  it('carries the revision to speak, when one is pinned', () => {
+    expect(upstreamTarget({ command: ['x'], protocol: '2025-11-25' }, {}).protocol).toBe('2025-11-25');
+    expect(upstreamTarget({ url: 'http://h/mcp', protocol: '2026-07-28' }, {}).protocol).toBe('2026-07-28');
+    expect(upstreamTarget({ command: ['x'] }, {}).protocol).toBeUndefined();
   });
 
   it('reads the token from the named variable, and never shows it', () => {
