@@ -64,12 +64,17 @@ try {
       [
         '[server]',
         'log_level = "warn"',
+        // Configured like the inner: the task fixtures must become tasks of this Foresight before they answer.
+        'task_after_ms = 200',
         '',
         '[plugins.fixtures]',
         'use = "upstream"',
         `url = "${direct}"`,
         'prefix = ""',
         `protocol = "${protocol}"`,
+        // Neither era's wire says which tools run only as tasks (2026-07-28 lists no task support, the inner hides
+        // it from a 2025 client), so this Foresight is told; "*": a 2025 upstream declares no tasks extension.
+        'tasks = { "*" = "optional", failing_job = "required", protocol_error_job = "required", test_tool_with_task = "required" }',
         '',
       ].join('\n'),
     );

@@ -26,6 +26,7 @@ import {
 import type { UpstreamProtocol, UpstreamTarget } from './options.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
+import { offersTasks, withTaskSupport } from './task-support.js';
 
 /** What the server offered when last asked; empty lists for what it does not serve. */
 export interface UpstreamCatalogs {
@@ -158,6 +159,7 @@ export class UpstreamConnection {
     client: Client,
     private readonly events: ConnectionEvents,
     stderr: StderrTail | undefined,
+    private readonly target: UpstreamTarget,
   ) {
     this.client = client;
     this.stderr = stderr;
@@ -202,7 +204,7 @@ export class UpstreamConnection {
       },
     );
     const tail = target.kind === 'stdio' ? (stderr ?? new StderrTail(target.secrets)) : undefined;
-    const connection = new UpstreamConnection(client, events, tail);
+    const connection = new UpstreamConnection(client, events, tail, target);
     // Before connecting: a server may ask for roots, log, or change its lists as soon as it is initialised.
     connection.listen();
     const transport = transportFor(target, logger, tail);
@@ -337,7 +339,14 @@ export class UpstreamConnection {
     const options = { ...(signal ? { signal } : {}), ...NO_SDK_TIMEOUT, cacheMode: 'refresh' as const };
     // The SDK walks every page (up to the client's listMaxPages) when asked without a cursor.
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-      caps.tools ? client.listTools(undefined, options).then((r) => asDescriptors(r.tools)) : [],
+      caps.tools
+        ? client.listTools(undefined, options).then((r) =>
+            withTaskSupport(asDescriptors(r.tools), {
+              serverOffersTasks: offersTasks(caps),
+              ...(this.target.tasks ? { configured: this.target.tasks } : {}),
+            }),
+          )
+        : [],
       caps.resources ? client.listResources(undefined, options).then((r) => r.resources) : [],
       caps.resources ? client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates) : [],
       caps.prompts ? client.listPrompts(undefined, options).then((r) => r.prompts) : [],

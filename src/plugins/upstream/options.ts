@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Root } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { durationMs } from '../../host/index.js';
+import { TOOL_TASK_SUPPORT, type ToolTaskSupport } from './task-support.js';
 
 /** What `protocol` may say: see the option. */
 export const UPSTREAM_PROTOCOLS = ['auto', '2025-11-25', '2026-07-28'] as const;
@@ -49,6 +50,20 @@ export const UpstreamOptionsSchema = z
       .enum(UPSTREAM_PROTOCOLS, {
         error: `expected one of ${UPSTREAM_PROTOCOLS.map((p) => `"${p}"`).join(', ')}`,
       })
+      .optional(),
+    /**
+     * Task support of the server's tools (by the server's name): "optional" lets Foresight run a long call as a
+     * task of its own, "required" only for a client with the tasks extension, "forbidden" never; `"*"` for every
+     * tool not named. Default: what the server lists, else "optional" for every tool of a server that declares
+     * the tasks extension (2026-07-28 lists no task support), else none.
+     */
+    tasks: z
+      .record(
+        z.string().min(1),
+        z.enum(TOOL_TASK_SUPPORT, {
+          error: `expected one of ${TOOL_TASK_SUPPORT.map((s) => `"${s}"`).join(', ')}`,
+        }),
+      )
       .optional(),
   })
   .superRefine((options, ctx) => {
@@ -99,6 +114,8 @@ export type UpstreamTarget = (
 ) & {
   /** The revision to speak (the `protocol` option); "auto" when not said. */
   protocol?: UpstreamProtocol;
+  /** The `tasks` option: the task support of tools the server's listing does not say. */
+  tasks?: Readonly<Record<string, ToolTaskSupport>>;
 };
 
 /** The configured roots as `roots/list` gives them (file URIs), or undefined to pass the agent's on. */
@@ -126,6 +143,7 @@ export function upstreamTarget(
       ...(secrets.length > 0 ? { secrets: secrets.map(([, value]) => value) } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(options.protocol ? { protocol: options.protocol } : {}),
+      ...(options.tasks ? { tasks: options.tasks } : {}),
     };
   }
   const token = options.token_env === undefined ? undefined : env[options.token_env];
@@ -135,6 +153,7 @@ export function upstreamTarget(
     ...(token ? { token } : {}),
     ...(options.token_env ? { tokenEnv: options.token_env } : {}),
     ...(options.protocol ? { protocol: options.protocol } : {}),
+    ...(options.tasks ? { tasks: options.tasks } : {}),
   };
 }
 

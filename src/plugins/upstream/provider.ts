@@ -12,6 +12,7 @@ import {
 import { UpstreamConnection } from './connection.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
 import { UpstreamSupervisor } from './supervisor.js';
+import { tasksRefusal } from './task-support.js';
 
 export interface UpstreamProviderOptions {
   roots?: Root[];
@@ -100,6 +101,8 @@ export function createUpstreamProvider(
             ),
           rc,
         );
+      } catch (error) {
+        throw tasksRefusal(error, name) ?? error;
       } finally {
         running.splice(running.indexOf(rc), 1);
         if (progressToken !== undefined) progressOf.delete(progressToken);

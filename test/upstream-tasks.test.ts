@@ -1,0 +1,74 @@
+// Tasks through an upstream: a Foresight mounting another (the task plugin served over HTTP, 2026-07-28 pinned)
+// owns the task towards its client. It learns that the upstream's tools may run long from the tasks extension the
+// upstream declares (the modern wire lists no task support), runs the upstream call as a task of its own, and never
+// asks the upstream for one; a tool that runs only as a task upstream is refused with -32021 as its own.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { parseConfig } from '../src/config/index.js';
+import { createHost } from '../src/create-host.js';
+import { createMemoryLogger } from './support/in-memory.js';
+import { modernPost } from './support/modern-wire.js';
+import {
+  WITHOUT_TASKS,
+  callJob,
+  createdTask,
+  getTask,
+  resultText,
+  serveTasks,
+  untilStatus,
+} from './support/task-wire.js';
+
+/** A second Foresight mounting `upstreamUrl` without prefix, turning calls into tasks at once. */
+async function serveThrough(upstreamUrl: string): Promise<string> {
+  const config = parseConfig(
+    [
+      '[plugins.up]',
+      'use = "upstream"',
+      `url = ${JSON.stringify(upstreamUrl)}`,
+      'prefix = ""',
+      'protocol = "2026-07-28"',
+    ].join('\n'),
+    '/proj/foresight.toml',
+    '/proj',
+  );
+  const host = createHost({
+    config,
+    logger: createMemoryLogger(),
+    planner: { enabled: false },
+    tasks: { afterMs: 0 },
+  });
+  onTestFinished(() => host.close());
+  const http = await host.serveHttp({ port: 0 });
+  // A listing waits for the upstream's catalogs (a call does not: an unknown tool is refused at once).
+  await modernPost(http.url, 'tools/list', {});
+  return http.url;
+}
+
+describe('a task-capable tool of a 2026-07-28 upstream', () => {
+  it('runs as a task of the outer Foresight, polled to the upstream call’s result', async () => {
+    // The inner would make a task at once too: the outer must not ask it for one (its client would refuse it).
+    const inner = await serveTasks({ afterMs: 0 });
+    const outer = await serveThrough(inner.url);
+
+    const created = createdTask(await callJob(outer, 'held', { label: 'u' }));
+    expect(created.taskId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await getTask(outer, created.taskId)).status).toBe('working');
+    inner.jobs.open('u');
+    const done = await untilStatus(outer, created.taskId, 'completed');
+    expect(resultText(done.result)).toBe('done: u');
+  });
+
+  it('answers a client without the tasks extension directly, and refuses a task-only tool with -32021', async () => {
+    const inner = await serveTasks({ afterMs: 0 });
+    const outer = await serveThrough(inner.url);
+
+    const direct = await callJob(outer, 'quick', {}, WITHOUT_TASKS);
+    expect(direct.response?.result).toMatchObject({ resultType: 'complete' });
+    expect(direct.response?.result).not.toHaveProperty('taskId');
+
+    const refused = await callJob(outer, 'only_task', {}, WITHOUT_TASKS);
+    expect(refused.response?.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
+  });
+});
