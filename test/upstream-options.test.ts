@@ -36,6 +36,13 @@ describe('upstream options', () => {
     ]);
   });
 
+  it('takes the task support of tools by name, and says which values are allowed', () => {
+    expect(problems({ command: ['x'], tasks: { '*': 'optional', build: 'required' } })).toEqual([]);
+    expect(problems({ command: ['x'], tasks: { build: 'sometimes' } })).toEqual([
+      'tasks.build: expected one of "forbidden", "optional", "required"',
+    ]);
+  });
+
   it('carries the revision to speak, when one is pinned', () => {
     expect(upstreamTarget({ command: ['x'], protocol: '2025-11-25' }, {}).protocol).toBe('2025-11-25');
     expect(upstreamTarget({ url: 'http://h/mcp', protocol: '2026-07-28' }, {}).protocol).toBe('2026-07-28');
