@@ -333,7 +333,7 @@ export class UpstreamConnection {
       const { listRoots } = call;
       if (listRoots === undefined)
         throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'the client has no roots');
-      return askAgent(call, () => listRoots.call(call, keyed(ctx.mcpReq.id, request.params)));
+      return askAgent(call, () => listRoots.call(call, keyed(ctx.mcpReq.id, request.params)), false);
     });
     client.setNotificationHandler('notifications/message', async ({ params }) => {
       const call = this.events.callInProgress();

@@ -66,29 +66,31 @@ export function capabilitiesMeta(rc: RequestContext): Record<string, unknown> | 
 const refusals = new WeakMap<RequestContext, Error>();
 
 /**
- * Runs the agent's side of a server's request; a refusal for lack of a capability is kept for the call and sent
- * to the server as MissingRequiredClientCapability (-32021) with the capabilities it needs.
+ * Runs the agent's side of a server's request; a refusal for lack of a capability is sent to the server as
+ * MissingRequiredClientCapability (-32021) with the capabilities it needs. `remember`: the refusal is kept for the
+ * call, for a question the call itself asks (elicitation, sampling); not for roots, which servers also ask of
+ * their own accord (server-everything on start and when told they changed), whatever call is running.
  */
-export async function askAgent<T>(call: RequestContext, ask: () => Promise<T>): Promise<T> {
+export async function askAgent<T>(call: RequestContext, ask: () => Promise<T>, remember = true): Promise<T> {
   try {
     return await ask();
   } catch (error) {
     if (!isForesightError(error) || error.code !== errors.capabilityMissing.code) throw error;
-    refusals.set(call, error);
+    if (remember) refusals.set(call, error);
     throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, error.message, error.details);
   }
 }
 
 /**
- * The reason a call failed, as the agent should hear it: the refusal kept for it, when the server failed after
- * one; an upstream's own MissingRequiredClientCapability as Foresight's (a modern server told the agent's
- * capabilities answers so); else the failure as it came.
+ * The reason a call failed, as the agent should hear it. A server's error answer after a refusal: the refusal. An
+ * upstream's own MissingRequiredClientCapability as Foresight's (a modern server told the agent's capabilities
+ * answers so). Anything else (the connection lost, a timeout) as it came: it is no answer to the refusal.
  */
 export function failureOf(call: RequestContext, error: unknown): unknown {
+  if (!(error instanceof ProtocolError)) return error;
   const refused = refusals.get(call);
   if (refused !== undefined) return refused;
-  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.MissingRequiredClientCapability)
-    return error;
+  if (error.code !== ProtocolErrorCode.MissingRequiredClientCapability) return error;
   const need = needOf(error.data);
   return need === undefined ? error : errors.capabilityMissing(need, 'the upstream server');
 }
