@@ -1,6 +1,7 @@
 // The plugin contract: the only types a plugin module needs. Grows by optional members only.
 import type {
   CallToolResult,
+  ClientCapabilities,
   CompleteRequest,
   CompleteResult,
   CreateMessageRequest,
@@ -145,6 +146,12 @@ export interface RequestContext {
   /** The client's roots (`roots/list`); rejects like `elicit` when the client lacks the capability. */
   listRoots?(options?: InputRequestOptions): Promise<ListRootsResult>;
   /**
+   * What the client declared it can answer: on this request for a 2026-07-28 client, at initialize for a 2025
+   * one. Lets a plugin that relays another server's questions (the upstream plugin) tell that server what may be
+   * asked. Undefined where the environment does not say (an embedder's, a speculative call's).
+   */
+  readonly clientCapabilities?: ClientCapabilities;
+  /**
    * Over Streamable HTTP, ends this request's SSE stream early so the client reconnects and polls for the
    * result (SEP-1699); undefined on transports and clients without it.
    */
@@ -160,6 +167,13 @@ export interface InputRequestOptions {
    */
   key?: string;
 }
+
+/**
+ * `_meta` key under which Foresight names, in a request for input it sends a 2025 client, the key the plugin
+ * gave it (`InputRequestOptions.key`): a Foresight that mounts this one as a 2025 upstream then asks its own
+ * 2026-07-28 client under the same key.
+ */
+export const INPUT_KEY_META = 'foresight/inputKey';
 
 /**
  * How a plugin that depends on something outside Foresight (a server, an API) is doing, for `foresight check`

@@ -1,5 +1,6 @@
 // The one factory for a call's RequestContext: what the plugin may do towards the client during one call.
 import type {
+  ClientCapabilities,
   CreateMessageRequest,
   CreateMessageResult,
   ElicitRequest,
@@ -41,6 +42,8 @@ export interface CallEnvironment {
   listRoots?(signal: AbortSignal, options?: InputRequestOptions): Promise<ListRootsResult>;
   speculative?: boolean;
   closeSSEStream?(): void;
+  /** What the client declared it can answer (`RequestContext.clientCapabilities`). */
+  readonly clientCapabilities?: ClientCapabilities;
   /**
    * The plugin deadline a tool call runs under: `task` for a call that may become a task (a client that declared
    * the tasks extension calling a task-capable tool), which then answers no client while it runs. Default `call`.
@@ -103,6 +106,11 @@ export class CallContext implements RequestContext {
       else this.#linkCancellation();
     }
     return this.#controller.signal;
+  }
+
+  /** Read from the environment each time: a modern call's retry may come with other capabilities. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.speculative ? undefined : this.#env.clientCapabilities;
   }
 
   get clientSignal(): AbortSignal {

@@ -392,6 +392,10 @@ class FlowEnvironment implements CallEnvironment {
     return this.flow.driver.sendLog;
   }
 
+  get clientCapabilities() {
+    return this.flow.driver.capabilities;
+  }
+
   get elicit() {
     if (!this.flow.driver.capabilities?.elicitation) return undefined;
     return (this.#elicit ??= (params, _signal, options) => this.flow.elicit(params, options));

@@ -8,7 +8,7 @@ import type {
   LoggingLevel,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallEnvironment } from '../host/index.js';
+import { type CallEnvironment, INPUT_KEY_META, type InputRequestOptions } from '../host/index.js';
 import type { InputChannel } from './input-flow.js';
 
 /** In order of severity, as MCP defines them. */
@@ -84,24 +84,43 @@ export class LegacyRequestEnvironment extends RequestChannel implements CallEnvi
     return this.ctx.http?.closeSSE;
   }
 
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.declared;
+  }
+
   get createMessage(): CallEnvironment['createMessage'] {
     if (!this.declared?.sampling) return undefined;
     // The contract types the answer without tool-use content; a plugin that offers tools reads it as sent.
-    return (this.#createMessage ??= (params, signal) =>
+    return (this.#createMessage ??= (params, signal, options) =>
       this.ctx.mcpReq.send(
-        { method: 'sampling/createMessage', params },
+        { method: 'sampling/createMessage', params: keyed(params, options) },
         { signal },
       ) as Promise<CreateMessageResult>);
   }
 
   get elicit(): CallEnvironment['elicit'] {
     if (!this.declared?.elicitation) return undefined;
-    return (this.#elicit ??= (params, signal) =>
-      this.ctx.mcpReq.send({ method: 'elicitation/create', params }, { signal }));
+    return (this.#elicit ??= (params, signal, options) =>
+      this.ctx.mcpReq.send({ method: 'elicitation/create', params: keyed(params, options) }, { signal }));
   }
 
   get listRoots(): CallEnvironment['listRoots'] {
     if (!this.declared?.roots) return undefined;
-    return (this.#listRoots ??= (signal) => this.ctx.mcpReq.send({ method: 'roots/list' }, { signal }));
+    return (this.#listRoots ??= (signal, options) =>
+      this.ctx.mcpReq.send(
+        options?.key === undefined
+          ? { method: 'roots/list' }
+          : { method: 'roots/list', params: { _meta: { [INPUT_KEY_META]: options.key } } },
+        { signal },
+      ));
   }
+}
+
+/**
+ * The params with the plugin's key for the request in `_meta` (a 2025 request has no key of its own): a Foresight
+ * mounting this one as an upstream asks its own 2026-07-28 client under the same key.
+ */
+function keyed<P extends { _meta?: Record<string, unknown> }>(params: P, options?: InputRequestOptions): P {
+  if (options?.key === undefined) return params;
+  return { ...params, _meta: { ...params._meta, [INPUT_KEY_META]: options.key } };
 }

@@ -24,6 +24,7 @@ import {
   describeThrown,
 } from '../../host/index.js';
 import type { UpstreamProtocol, UpstreamTarget } from './options.js';
+import { type AskedBy, askAgent, inputKeyOf } from './input-bridge.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
 import { offersTasks, withTaskSupport } from './task-support.js';
@@ -50,7 +51,7 @@ export interface ConnectionEvents {
   resourceUpdated(uri: string): void;
   /**
    * The agent's call a message of the server belongs to (sampling, elicitation, roots, log messages during a
-   * tool call): the newest call still running, as MCP over stdio does not say which call a message is for.
+   * tool call, a prompt's or a resource's reading): the newest call still running, as MCP over stdio does not say which call a message is for.
    */
   callInProgress(): RequestContext | undefined;
   /**
@@ -302,27 +303,39 @@ export class UpstreamConnection {
     const during = (what: string): RequestContext => {
       const call = this.events.callInProgress();
       if (call === undefined)
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidRequest,
-          `${what} is only passed on during a tool call`,
-        );
+        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${what} is only passed on during a call`);
       return call;
     };
     // The same handlers answer a legacy server's requests and a modern server's `input_required` results: the
-    // SDK fulfils those through them during the call, then retries the call with the answers.
-    client.setRequestHandler('sampling/createMessage', (request) =>
-      during('sampling').createMessage(request.params),
-    );
-    client.setRequestHandler('elicitation/create', (request) => during('elicitation').elicit(request.params));
-    client.setRequestHandler('roots/list', async () => {
+    // SDK fulfils those through them during the call, then retries the call with the answers. The agent is asked
+    // under the server's own key, so a modern agent sees the server's `inputRequests` as the server named them.
+    const askedBy = (id: unknown, params: unknown): AskedBy => ({
+      modern: client.getProtocolEra() === 'modern',
+      id,
+      params,
+    });
+    const keyed = (id: unknown, params: unknown) => {
+      const key = inputKeyOf(askedBy(id, params));
+      return key === undefined ? undefined : { key };
+    };
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => {
+      const call = during('sampling');
+      return askAgent(call, () => call.createMessage(request.params, keyed(ctx.mcpReq.id, request.params)));
+    });
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      const call = during('elicitation');
+      return askAgent(call, () => call.elicit(request.params, keyed(ctx.mcpReq.id, request.params)));
+    });
+    client.setRequestHandler('roots/list', async (request, ctx) => {
       if (this.events.roots) return { roots: this.events.roots };
       const call = this.events.callInProgress();
       // Outside a call: the one agent's roots; with none or several agents (over HTTP many share this
       // server), no roots, so a server such as server-filesystem keeps the directories it was started with.
       if (call === undefined) return { roots: (await this.events.clientRoots()) ?? [] };
-      if (call.listRoots === undefined)
+      const { listRoots } = call;
+      if (listRoots === undefined)
         throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'the client has no roots');
-      return call.listRoots();
+      return askAgent(call, () => listRoots.call(call, keyed(ctx.mcpReq.id, request.params)), false);
     });
     client.setNotificationHandler('notifications/message', async ({ params }) => {
       const call = this.events.callInProgress();

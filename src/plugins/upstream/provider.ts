@@ -10,6 +10,7 @@ import {
   describeThrown,
 } from '../../host/index.js';
 import { UpstreamConnection } from './connection.js';
+import { capabilitiesMeta, failureOf, refusalBehind } from './input-bridge.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
 import { UpstreamSupervisor } from './supervisor.js';
 import { tasksRefusal } from './task-support.js';
@@ -19,13 +20,25 @@ export interface UpstreamProviderOptions {
   backoff?: Backoff;
 }
 
+/** A 2026-07-28 server is told, per request, what the agent can answer; a 2025 one knows only our session's. */
+function metaFor(client: Client, rc: RequestContext): Record<string, unknown> | undefined {
+  return client.getProtocolEra() === 'modern' ? capabilitiesMeta(rc) : undefined;
+}
+
+function withMeta(meta: Record<string, unknown> | undefined): { _meta?: Record<string, unknown> } {
+  return meta === undefined ? {} : { _meta: meta };
+}
+
 export function createUpstreamProvider(
   target: UpstreamTarget,
   ctx: PluginContext,
   options: UpstreamProviderOptions = {},
 ): PluginProvider {
   const logger = ctx.logger.child({ upstream: describeTarget(target) });
-  /** The agent's calls running now, oldest first: a server's sampling, elicitation or log goes to the newest. */
+  /**
+   * The agent's requests running now (tool calls, prompts, resource readings), oldest first: a server's sampling,
+   * elicitation or log goes to the newest.
+   */
   const running: RequestContext[] = [];
   /** Calls waiting for progress, by the token Foresight gave the server. */
   const progressOf = new Map<string, RequestContext>();
@@ -42,6 +55,20 @@ export function createUpstreamProvider(
       const options = UpstreamConnection.requestOptions(rc);
       await (on ? client.subscribeResource({ uri }, options) : client.unsubscribeResource({ uri }, options));
     }, rc);
+  };
+  /**
+   * Runs a request the server may answer with questions for the agent (a tool call, a prompt, a resource): they
+   * go to the newest such request still running. Its failure is told as the agent should hear it (`failureOf`).
+   */
+  const during = async <T>(rc: RequestContext, request: () => Promise<T>): Promise<T> => {
+    running.push(rc);
+    try {
+      return await request();
+    } catch (error) {
+      throw failureOf(rc, error);
+    } finally {
+      running.splice(running.indexOf(rc), 1);
+    }
   };
   const supervisor = new UpstreamSupervisor(
     target,
@@ -88,23 +115,28 @@ export function createUpstreamProvider(
     callTool: async (name, args, rc) => {
       // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
-      running.push(rc);
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
-        return await supervisor.request(
-          (client) =>
-            client.callTool(
-              progressToken === undefined
+        const result = await during(rc, () =>
+          supervisor.request((client) => {
+            const meta = {
+              ...metaFor(client, rc),
+              ...(progressToken === undefined ? {} : { progressToken }),
+            };
+            return client.callTool(
+              Object.keys(meta).length === 0
                 ? { name, arguments: args }
-                : { name, arguments: args, _meta: { progressToken } },
+                : { name, arguments: args, _meta: meta },
               UpstreamConnection.requestOptions(rc),
-            ),
-          rc,
+            );
+          }, rc),
         );
+        const refused = refusalBehind(rc, result);
+        if (refused !== undefined) throw refused;
+        return result;
       } catch (error) {
         throw tasksRefusal(error, name) ?? error;
       } finally {
-        running.splice(running.indexOf(rc), 1);
         if (progressToken !== undefined) progressOf.delete(progressToken);
       }
     },
@@ -113,25 +145,32 @@ export function createUpstreamProvider(
     // Reading a resource or a prompt, and completing, change nothing by MCP's definition: they wait out a
     // restart as a read-only tool call does.
     readResource: (uri, rc) =>
-      supervisor.request(
-        // 'bypass': Foresight's planner does the caching; a copy kept here would answer past its own rules.
-        (client) =>
-          client.readResource({ uri }, { ...UpstreamConnection.requestOptions(rc), cacheMode: 'bypass' }),
-        rc,
-        true,
+      during(rc, () =>
+        supervisor.request(
+          // 'bypass': Foresight's planner does the caching; a copy kept here would answer past its own rules.
+          (client) =>
+            client.readResource(
+              { uri, ...withMeta(metaFor(client, rc)) },
+              { ...UpstreamConnection.requestOptions(rc), cacheMode: 'bypass' },
+            ),
+          rc,
+          true,
+        ),
       ),
     subscribe: (uri, rc) => subscription(uri, rc, true),
     unsubscribe: (uri, rc) => subscription(uri, rc, false),
     prompts: () => supervisor.catalogs().prompts,
     getPrompt: (name, args, rc) =>
-      supervisor.request(
-        (client) =>
-          client.getPrompt(
-            { name, ...(args ? { arguments: args } : {}) },
-            UpstreamConnection.requestOptions(rc),
-          ),
-        rc,
-        true,
+      during(rc, () =>
+        supervisor.request(
+          (client) =>
+            client.getPrompt(
+              { name, ...(args ? { arguments: args } : {}), ...withMeta(metaFor(client, rc)) },
+              UpstreamConnection.requestOptions(rc),
+            ),
+          rc,
+          true,
+        ),
       ),
     complete: async (req: CompletionRequest, rc): Promise<CompletionResult> =>
       (
