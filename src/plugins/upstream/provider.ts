@@ -1,6 +1,5 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
-import type { Client } from '@modelcontextprotocol/client';
-import type { Root } from '@modelcontextprotocol/client';
+import { type Client, LOG_LEVEL_META_KEY, type LoggingLevel, type Root } from '@modelcontextprotocol/client';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -18,6 +17,30 @@ export interface UpstreamProviderOptions {
   backoff?: Backoff;
 }
 
+/**
+ * A tool call as sent upstream. `_meta` asks for progress when the agent did, and, on a 2026-07-28 connection, for
+ * log messages at the agent's level: such a server logs to a request only when it names one (a 2025 server logs
+ * at its session's level, which Foresight leaves at its default).
+ */
+function toolCall(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  progressToken: string | undefined,
+  logLevel: LoggingLevel | undefined,
+) {
+  const level = logLevel !== undefined && client.getProtocolEra() === 'modern' ? logLevel : undefined;
+  if (progressToken === undefined && level === undefined) return { name, arguments: args };
+  return {
+    name,
+    arguments: args,
+    _meta: {
+      ...(progressToken === undefined ? {} : { progressToken }),
+      ...(level === undefined ? {} : { [LOG_LEVEL_META_KEY]: level }),
+    },
+  };
+}
+
 export function createUpstreamProvider(
   target: UpstreamTarget,
   ctx: PluginContext,
@@ -32,11 +55,15 @@ export function createUpstreamProvider(
   /** The server's URIs some client subscribed to: asked for again on every new connection. */
   const subscribed = new Set<string>();
   const canSubscribe = (client: Client) => client.getServerCapabilities()?.resources?.subscribe === true;
-  /** Passes a first subscriber or a last unsubscriber on to the server, when it takes subscriptions. */
+  /**
+   * Passes a first subscriber or a last unsubscriber on to the server, when it takes subscriptions: by
+   * `resources/subscribe` to a 2025 server, as the resources of its listen stream to a 2026-07-28 one.
+   */
   const subscription = async (uri: string, rc: RequestContext, on: boolean): Promise<void> => {
     if (on) subscribed.add(uri);
     else subscribed.delete(uri);
-    await supervisor.request(async (client) => {
+    await supervisor.request(async (client, connection) => {
+      if (connection.listens) return connection.listenTo([...subscribed]);
       if (!canSubscribe(client)) return;
       const options = UpstreamConnection.requestOptions(rc);
       await (on ? client.subscribeResource({ uri }, options) : client.unsubscribeResource({ uri }, options));
@@ -48,13 +75,20 @@ export function createUpstreamProvider(
     {
       catalogChanged: (kind) => ctx.notifyListChanged(kind),
       resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
+      subscribed: () => [...subscribed],
       callInProgress: () => running.at(-1),
       progress: ({ progressToken, progress, total, message }) => {
         void progressOf.get(String(progressToken))?.reportProgress(progress, total, message);
       },
       serverLog: (level, data, name) => logger.debug({ level, data, logger: name }, 'upstream: log message'),
-      connected: (client) => {
+      connected: (connection) => {
         for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
+        // A listen stream opened with the subscriptions of its time: one made since is caught up here.
+        if (connection.listens)
+          return void connection.listenTo([...subscribed]).catch((error: unknown) => {
+            logger.warn({ err: describeThrown(error) }, 'upstream: could not listen for resource updates');
+          });
+        const { client } = connection;
         if (!canSubscribe(client)) return;
         for (const uri of subscribed)
           client.subscribeResource({ uri }).catch((error: unknown) => {
@@ -93,9 +127,7 @@ export function createUpstreamProvider(
         return await supervisor.request(
           (client) =>
             client.callTool(
-              progressToken === undefined
-                ? { name, arguments: args }
-                : { name, arguments: args, _meta: { progressToken } },
+              toolCall(client, name, args, progressToken, rc.logLevel),
               UpstreamConnection.requestOptions(rc),
             ),
           rc,
