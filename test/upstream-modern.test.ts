@@ -1,10 +1,13 @@
 // A 2026-07-28 upstream (test/fixtures/upstreams/modern.mjs, on the SDK v2) mounted over stdio and over Streamable
 // HTTP: Foresight opens with server/discover and speaks the modern revision to it (the fixture's `era` tool reports
 // the revision each request came on), and an elicitation the upstream asks for with an input_required result
-// reaches the agent's own elicitation handler, and the call completes with its answer.
+// reaches the agent's own elicitation handler, and the call completes with its answer. A 2025 agent's log level
+// reaches the upstream's calls (which then log to the agent during the call), and its resource subscriptions
+// become the upstream's listen stream, whose updates reach the agent.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
@@ -44,8 +47,16 @@ const targets = {
   http: () => `url = ${JSON.stringify(url)}`,
 };
 
-/** Foresight with the fixture mounted as `up`, and a 2025 agent client that answers elicitations with `ok`. */
-async function mount(where: keyof typeof targets, asked: string[], records: Record<string, unknown>[] = []) {
+/**
+ * Foresight with the fixture mounted as `up`, and a 2025 agent client that answers elicitations with `ok`;
+ * `prepare` sets more of the client up before it connects.
+ */
+async function mount(
+  where: keyof typeof targets,
+  asked: string[],
+  records: Record<string, unknown>[] = [],
+  prepare: (client: Client) => void = () => {},
+) {
   const config = parseConfig(
     ['[plugins.up]', 'use = "upstream"', targets[where]()].join('\n'),
     '/proj/foresight.toml',
@@ -54,11 +65,13 @@ async function mount(where: keyof typeof targets, asked: string[], records: Reco
   connected = await connect(
     { config, planner: { enabled: false }, logger: createMemoryLogger(records) },
     { capabilities: { elicitation: { form: {} } } },
-    (client) =>
+    (client) => {
       client.setRequestHandler('elicitation/create', (request) => {
         asked.push(request.params.message);
         return Promise.resolve({ action: 'accept', content: { ok: true } });
-      }),
+      });
+      prepare(client);
+    },
   );
   const c = connected;
   await vi.waitFor(
@@ -87,5 +100,41 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 upstream over %s', (wher
     expect(answer.isError, textOf(answer)).toBeFalsy();
     expect(textOf(answer)).toBe('confirmed: true (input_required)');
     expect(asked).toEqual(['Go ahead?']);
+  });
+
+  it("asks the upstream for log messages at the agent's level, and passes them on during the call", async () => {
+    const logged: string[] = [];
+    const c = await mount(where, [], [], (client) =>
+      client.setNotificationHandler('notifications/message', (n) => {
+        logged.push(`${n.params.level}: ${String(n.params.data)}`);
+      }),
+    );
+    await c.client.setLoggingLevel('info');
+    const answer = await c.client.callTool({ name: 'up__chatty', arguments: {} });
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    // Before the answer: the messages came during the call, at or above the level the agent set.
+    expect(logged).toEqual(['warning: chatty: almost done']);
+  });
+
+  it("listens for the agent's subscribed resources on the upstream's listen stream", async () => {
+    const updated: string[] = [];
+    const c = await mount(where, [], [], (client) =>
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        updated.push(n.params.uri);
+      }),
+    );
+    const { resources } = await c.client.listResources();
+    const watched = resources.find((resource) => resource.uri.endsWith('fixture://watched'))?.uri;
+    expect(watched).toBeDefined();
+    const uri = String(watched);
+    await c.client.subscribeResource({ uri });
+    await c.client.callTool({ name: 'up__touch', arguments: {} });
+    await vi.waitFor(() => expect(updated).toEqual([uri]), { timeout: 5_000, interval: 20 });
+
+    // Unsubscribed, the stream is opened again without it: the next change is not heard.
+    await c.client.unsubscribeResource({ uri });
+    await c.client.callTool({ name: 'up__touch', arguments: {} });
+    await c.client.callTool({ name: 'up__era', arguments: {} });
+    expect(updated).toEqual([uri]);
   });
 });
