@@ -56,9 +56,10 @@ async function mount(
   asked: string[],
   records: Record<string, unknown>[] = [],
   prepare: (client: Client) => void = () => {},
+  table: string[] = [],
 ) {
   const config = parseConfig(
-    ['[plugins.up]', 'use = "upstream"', targets[where]()].join('\n'),
+    ['[plugins.up]', 'use = "upstream"', targets[where](), ...table].join('\n'),
     '/proj/foresight.toml',
     '/proj',
   );
@@ -137,4 +138,32 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 upstream over %s', (wher
     await c.client.callTool({ name: 'up__era', arguments: {} });
     expect(updated).toEqual([uri]);
   });
+
+  it.runIf(where === 'stdio')(
+    'listens for the subscribed resources again on the restarted server',
+    async () => {
+      const updated: string[] = [];
+      const records: Record<string, unknown>[] = [];
+      const c = await mount(
+        where,
+        [],
+        records,
+        (client) =>
+          client.setNotificationHandler('notifications/resources/updated', (n) => {
+            updated.push(n.params.uri);
+          }),
+        ['restart_delay_ms = 100'],
+      );
+      const uri = 'up://fixture://watched';
+      await c.client.subscribeResource({ uri });
+      await c.client.callTool({ name: 'up__exit', arguments: {} });
+      await vi.waitFor(
+        () =>
+          expect(records).toContainEqual(expect.objectContaining({ msg: 'upstream: connected', after: 1 })),
+        { timeout: 10_000, interval: 20 },
+      );
+      await c.client.callTool({ name: 'up__touch', arguments: {} });
+      await vi.waitFor(() => expect(updated).toEqual([uri]), { timeout: 5_000, interval: 20 });
+    },
+  );
 });
