@@ -1,10 +1,13 @@
 // A 2026-07-28 upstream (test/fixtures/upstreams/modern.mjs, on the SDK v2) mounted over stdio and over Streamable
 // HTTP: Foresight opens with server/discover and speaks the modern revision to it (the fixture's `era` tool reports
 // the revision each request came on), and an elicitation the upstream asks for with an input_required result
-// reaches the agent's own elicitation handler, and the call completes with its answer.
+// reaches the agent's own elicitation handler, and the call completes with its answer. A 2025 agent's log level
+// reaches the upstream's calls (which then log to the agent during the call), and its resource subscriptions
+// become the upstream's listen stream, whose updates reach the agent.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
@@ -44,26 +47,32 @@ const targets = {
   http: () => `url = ${JSON.stringify(url)}`,
 };
 
-/** Foresight with the fixture mounted as `up`, and a 2025 agent client that answers elicitations with `ok`. */
+/**
+ * Foresight with the fixture mounted as `up`, and a 2025 agent client that answers elicitations with `ok`;
+ * `prepare` sets more of the client up before it connects.
+ */
 async function mount(
   where: keyof typeof targets,
   asked: string[],
   records: Record<string, unknown>[] = [],
-  extra: string[] = [],
+  prepare: (client: Client) => void = () => {},
+  table: string[] = [],
 ) {
   const config = parseConfig(
-    ['[plugins.up]', 'use = "upstream"', targets[where](), ...extra].join('\n'),
+    ['[plugins.up]', 'use = "upstream"', targets[where](), ...table].join('\n'),
     '/proj/foresight.toml',
     '/proj',
   );
   connected = await connect(
     { config, planner: { enabled: false }, logger: createMemoryLogger(records) },
     { capabilities: { elicitation: { form: {} } } },
-    (client) =>
+    (client) => {
       client.setRequestHandler('elicitation/create', (request) => {
         asked.push(request.params.message);
         return Promise.resolve({ action: 'accept', content: { ok: true } });
-      }),
+      });
+      prepare(client);
+    },
   );
   const c = connected;
   await vi.waitFor(
@@ -93,12 +102,76 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 upstream over %s', (wher
     expect(textOf(answer)).toBe('confirmed: true (input_required)');
     expect(asked).toEqual(['Go ahead?']);
   });
+
+  it("asks the upstream for log messages at the agent's level, and passes them on during the call", async () => {
+    const logged: string[] = [];
+    const c = await mount(where, [], [], (client) =>
+      client.setNotificationHandler('notifications/message', (n) => {
+        logged.push(`${n.params.level}: ${String(n.params.data)}`);
+      }),
+    );
+    await c.client.setLoggingLevel('info');
+    const answer = await c.client.callTool({ name: 'up__chatty', arguments: {} });
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    // Before the answer: the messages came during the call, at or above the level the agent set.
+    expect(logged).toEqual(['warning: chatty: almost done']);
+  });
+
+  it("listens for the agent's subscribed resources on the upstream's listen stream", async () => {
+    const updated: string[] = [];
+    const c = await mount(where, [], [], (client) =>
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        updated.push(n.params.uri);
+      }),
+    );
+    const { resources } = await c.client.listResources();
+    const watched = resources.find((resource) => resource.uri.endsWith('fixture://watched'))?.uri;
+    expect(watched).toBeDefined();
+    const uri = String(watched);
+    await c.client.subscribeResource({ uri });
+    await c.client.callTool({ name: 'up__touch', arguments: {} });
+    await vi.waitFor(() => expect(updated).toEqual([uri]), { timeout: 5_000, interval: 20 });
+
+    // Unsubscribed, the stream is opened again without it: the next change is not heard.
+    await c.client.unsubscribeResource({ uri });
+    await c.client.callTool({ name: 'up__touch', arguments: {} });
+    await c.client.callTool({ name: 'up__era', arguments: {} });
+    expect(updated).toEqual([uri]);
+  });
+
+  it.runIf(where === 'stdio')(
+    'listens for the subscribed resources again on the restarted server',
+    async () => {
+      const updated: string[] = [];
+      const records: Record<string, unknown>[] = [];
+      const c = await mount(
+        where,
+        [],
+        records,
+        (client) =>
+          client.setNotificationHandler('notifications/resources/updated', (n) => {
+            updated.push(n.params.uri);
+          }),
+        ['restart_delay_ms = 100'],
+      );
+      const uri = 'up://fixture://watched';
+      await c.client.subscribeResource({ uri });
+      await c.client.callTool({ name: 'up__exit', arguments: {} });
+      await vi.waitFor(
+        () =>
+          expect(records).toContainEqual(expect.objectContaining({ msg: 'upstream: connected', after: 1 })),
+        { timeout: 10_000, interval: 20 },
+      );
+      await c.client.callTool({ name: 'up__touch', arguments: {} });
+      await vi.waitFor(() => expect(updated).toEqual([uri]), { timeout: 5_000, interval: 20 });
+    },
+  );
 });
 
 describe('the protocol option', () => {
   it('pinned to 2025-11-25, speaks the initialize handshake to a server that knows both', async () => {
     const records: Record<string, unknown>[] = [];
-    const c = await mount('stdio', [], records, ['protocol = "2025-11-25"']);
+    const c = await mount('stdio', [], records, undefined, ['protocol = "2025-11-25"']);
     const answer = await c.client.callTool({ name: 'up__era', arguments: {} });
     expect(textOf(answer)).toBe('revision: legacy');
     expect(records).toContainEqual(

@@ -118,6 +118,13 @@ export interface RequestContext {
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** `logger` names the source, as in `notifications/message` (e.g. an upstream server's own logger name). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * The least severe level the client takes log messages of this call at, as it stands now (a 2025 session may
+   * change it while the call runs); undefined when it takes none (it set none on a 2026-07-28 request), in a
+   * speculative call, and once the call has settled. A plugin whose source sends logs only when asked (a
+   * 2026-07-28 upstream) asks at this level; `log` applies the client's threshold either way.
+   */
+  readonly logLevel?: LoggingLevel;
   /** True when the planner runs this call ahead of the agent. */
   speculative: boolean;
   /**

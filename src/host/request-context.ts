@@ -26,6 +26,8 @@ export interface CallEnvironment {
   readonly aborted?: boolean;
   sendProgress?(progress: number, total?: number, message?: string): Promise<void>;
   sendLog?(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** The least severe level `sendLog` passes on now; undefined when it passes none. */
+  readonly logLevel?: LoggingLevel;
   /** Undefined when the client did not declare the sampling capability. */
   createMessage?(
     params: CreateMessageRequest['params'],
@@ -160,6 +162,10 @@ export class CallContext implements RequestContext {
 
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     if (this.#open && !this.speculative) await this.#env.sendLog?.(level, data, logger);
+  }
+
+  get logLevel(): LoggingLevel | undefined {
+    return this.#open && !this.speculative ? this.#env.logLevel : undefined;
   }
 
   async createMessage(

@@ -1,5 +1,6 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { ToolCategory } from '../enrich/index.js';
 import type {
   CatalogKind,
@@ -93,6 +94,7 @@ function contextFor(
   progressRequested: boolean,
   deadlineAt: number,
   readOnly: boolean,
+  logLevel: LoggingLevel | undefined,
 ): CallContext {
   // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
   // from the host, which has already answered the call, so there is nothing to tell from here.
@@ -104,6 +106,8 @@ function contextFor(
               post({ type: 'progress', id, progress, total, message }),
           }
         : {}),
+      // As the call started: the host's own context applies the client's threshold as it stands to each message.
+      ...(logLevel === undefined ? {} : { logLevel }),
       sendLog: async (level, payload, logger) =>
         post({ type: 'clientLog', id, level, data: toCloneable(payload), ...(logger ? { logger } : {}) }),
       createMessage: (params, _signal, options) => clientRequest(id, 'createMessage', params, options),
@@ -150,8 +154,8 @@ async function dispatch(
   }
 }
 
-function runCall({ id, method, args, progressRequested, readOnly, timeLeftMs }: CallMessage): void {
-  const ctx = contextFor(id, method, progressRequested, Date.now() + timeLeftMs, readOnly === true);
+function runCall({ id, method, args, progressRequested, readOnly, timeLeftMs, logLevel }: CallMessage): void {
+  const ctx = contextFor(id, method, progressRequested, Date.now() + timeLeftMs, readOnly === true, logLevel);
   calls.set(id, ctx);
   let settled = false;
   const finish = (message: WorkerMessage) => {

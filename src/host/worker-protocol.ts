@@ -1,4 +1,5 @@
 // Messages between the host and a plugin running in a worker thread, and how errors cross that line.
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { ToolCategory } from '../enrich/index.js';
 import type { CatalogKind, InputRequestOptions, PluginHealth } from './contract.js';
 import { ForesightError, type ErrorKind, describeThrown, isForesightError } from './errors.js';
@@ -38,6 +39,8 @@ export interface CallMessage {
   method: WorkerMethod;
   args: unknown[];
   progressRequested: boolean;
+  /** `RequestContext.logLevel` of the host's context when the call starts; absent when the client takes none. */
+  logLevel?: LoggingLevel;
   /** `RequestContext.readOnly` of the host's context. */
   readOnly?: boolean;
   /** Relative, since each thread keeps its own clock origin. */

@@ -181,6 +181,7 @@ class WorkerThread {
         method,
         args,
         progressRequested: ctx.progressRequested,
+        ...(ctx.logLevel === undefined ? {} : { logLevel: ctx.logLevel }),
         ...(ctx.readOnly === true ? { readOnly: true } : {}),
         timeLeftMs: ctx.timeLeftMs(),
       });

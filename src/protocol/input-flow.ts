@@ -43,6 +43,7 @@ export interface InputChannel {
   signal: AbortSignal;
   sendProgress?: CallEnvironment['sendProgress'];
   sendLog?: CallEnvironment['sendLog'];
+  logLevel?: CallEnvironment['logLevel'];
   /** What the client declared, on this request, that it can answer. */
   capabilities: ClientCapabilities | undefined;
   /** The plugin deadline the call runs under (`CallEnvironment.deadline`); read when the call starts. */
@@ -394,6 +395,10 @@ class FlowEnvironment implements CallEnvironment {
 
   get clientCapabilities() {
     return this.flow.driver.capabilities;
+  }
+
+  get logLevel() {
+    return this.flow.driver.logLevel;
   }
 
   get elicit() {

@@ -51,6 +51,13 @@ export class RequestChannel implements InputChannel {
       }));
   }
 
+  /** The threshold as a level a source can be asked at: `all` is the least severe one. */
+  get logLevel(): LoggingLevel | undefined {
+    const threshold = this.logThreshold(this.ctx);
+    if (threshold === 'none') return undefined;
+    return threshold === 'all' ? 'debug' : threshold;
+  }
+
   get sendLog(): SendLog {
     return (this.#sendLog ??= (level, data, logger) => {
       const threshold = this.logThreshold(this.ctx);

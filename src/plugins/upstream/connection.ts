@@ -25,6 +25,7 @@ import {
 } from '../../host/index.js';
 import type { UpstreamProtocol, UpstreamTarget } from './options.js';
 import { type AskedBy, askAgent, inputKeyOf } from './input-bridge.js';
+import { ListenStream } from './listen-stream.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
 import { offersTasks, withTaskSupport } from './task-support.js';
@@ -49,6 +50,8 @@ export interface ConnectionEvents {
   catalogChanged(kind: CatalogKind): void;
   /** `notifications/resources/updated` for one of the server's URIs. */
   resourceUpdated(uri: string): void;
+  /** The server's URIs some agent subscribed to: a 2026-07-28 connection's listen stream opens with them. */
+  subscribed(): readonly string[];
   /**
    * The agent's call a message of the server belongs to (sampling, elicitation, roots, log messages during a
    * tool call, a prompt's or a resource's reading): the newest call still running, as MCP over stdio does not say which call a message is for.
@@ -156,6 +159,8 @@ export class UpstreamConnection {
   private rereading: AbortController | undefined;
   /** Catalogs the server said changed since the last re-reading that succeeded. */
   private readonly changedKinds = new Set<CatalogKind>();
+  /** A 2026-07-28 server's `subscriptions/listen` stream; a legacy server sends its changes unasked. */
+  private stream: ListenStream | undefined;
   private constructor(
     client: Client,
     private readonly events: ConnectionEvents,
@@ -248,30 +253,45 @@ export class UpstreamConnection {
   }
 
   /**
-   * A modern server sends its list changes only on a `subscriptions/listen` stream, to the same handlers a legacy
-   * server's notifications reach. Without one the catalogs are read again only on reconnecting, so a failure to
-   * open it is logged, not fatal.
+   * A modern server sends its list changes and resource updates only on a `subscriptions/listen` stream, to the
+   * same handlers a legacy server's notifications reach. Without one the catalogs are read again only on
+   * reconnecting, so a failure to open it is logged, not fatal.
    */
   private async listenForChanges(logger: Logger, signal: AbortSignal): Promise<void> {
     const { client } = this;
     const caps = client.getServerCapabilities() ?? {};
     if (client.getProtocolEra() !== 'modern') return;
-    const filter = {
+    const lists = {
       ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
       ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
       ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
     };
-    if (Object.keys(filter).length === 0) return;
+    this.stream = new ListenStream(client, lists, caps.resources?.subscribe === true, logger);
     try {
-      await client.listen(filter, { signal });
+      await this.stream.update(this.events.subscribed(), signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      logger.warn({ err: describeThrown(error) }, 'upstream: could not listen for list changes');
+      logger.warn({ err: describeThrown(error) }, 'upstream: could not listen for changes');
     }
+  }
+
+  /**
+   * Whether the server hears of subscriptions through the listen stream (2026-07-28) rather than by
+   * `resources/subscribe`.
+   */
+  get listens(): boolean {
+    return this.stream !== undefined;
+  }
+
+  /** Listens for updates of `uris` (and no others) from now on; resolves once the server acknowledged it. */
+  listenTo(uris: readonly string[]): Promise<void> {
+    return this.stream?.update(uris) ?? Promise.resolve();
   }
 
   close(): Promise<void> {
     this.stderr?.closing();
+    // First, so the stream's end is not taken for the server's and the stream opened again.
+    this.stream?.stop();
     return this.client.close();
   }
 

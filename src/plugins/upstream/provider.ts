@@ -1,6 +1,5 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
-import type { Client } from '@modelcontextprotocol/client';
-import type { Root } from '@modelcontextprotocol/client';
+import { type Client, LOG_LEVEL_META_KEY, type Root } from '@modelcontextprotocol/client';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -29,6 +28,28 @@ function withMeta(meta: Record<string, unknown> | undefined): { _meta?: Record<s
   return meta === undefined ? {} : { _meta: meta };
 }
 
+/**
+ * A tool call as sent upstream. `_meta` asks for progress when the agent did, and, on a 2026-07-28 connection,
+ * says what the agent can answer and asks for log messages at the agent's level: such a server logs to a request
+ * only when it names one (a 2025 server logs at its session's level, which Foresight leaves at its default).
+ */
+function toolCall(
+  client: Client,
+  rc: RequestContext,
+  name: string,
+  args: Record<string, unknown>,
+  progressToken: string | undefined,
+) {
+  const modern = client.getProtocolEra() === 'modern';
+  const level = modern ? rc.logLevel : undefined;
+  const meta = {
+    ...metaFor(client, rc),
+    ...(progressToken === undefined ? {} : { progressToken }),
+    ...(level === undefined ? {} : { [LOG_LEVEL_META_KEY]: level }),
+  };
+  return Object.keys(meta).length === 0 ? { name, arguments: args } : { name, arguments: args, _meta: meta };
+}
+
 export function createUpstreamProvider(
   target: UpstreamTarget,
   ctx: PluginContext,
@@ -46,11 +67,15 @@ export function createUpstreamProvider(
   /** The server's URIs some client subscribed to: asked for again on every new connection. */
   const subscribed = new Set<string>();
   const canSubscribe = (client: Client) => client.getServerCapabilities()?.resources?.subscribe === true;
-  /** Passes a first subscriber or a last unsubscriber on to the server, when it takes subscriptions. */
+  /**
+   * Passes a first subscriber or a last unsubscriber on to the server, when it takes subscriptions: by
+   * `resources/subscribe` to a 2025 server, as the resources of its listen stream to a 2026-07-28 one.
+   */
   const subscription = async (uri: string, rc: RequestContext, on: boolean): Promise<void> => {
     if (on) subscribed.add(uri);
     else subscribed.delete(uri);
-    await supervisor.request(async (client) => {
+    await supervisor.request(async (client, connection) => {
+      if (connection.listens) return connection.listenTo([...subscribed]);
       if (!canSubscribe(client)) return;
       const options = UpstreamConnection.requestOptions(rc);
       await (on ? client.subscribeResource({ uri }, options) : client.unsubscribeResource({ uri }, options));
@@ -76,13 +101,20 @@ export function createUpstreamProvider(
     {
       catalogChanged: (kind) => ctx.notifyListChanged(kind),
       resourceUpdated: (uri) => ctx.notifyResourceUpdated(uri),
+      subscribed: () => [...subscribed],
       callInProgress: () => running.at(-1),
       progress: ({ progressToken, progress, total, message }) => {
         void progressOf.get(String(progressToken))?.reportProgress(progress, total, message);
       },
       serverLog: (level, data, name) => logger.debug({ level, data, logger: name }, 'upstream: log message'),
-      connected: (client) => {
+      connected: (connection) => {
         for (const kind of ['tools', 'resources', 'prompts'] as const) ctx.notifyListChanged(kind);
+        // A listen stream opened with the subscriptions of its time: one made since is caught up here.
+        if (connection.listens)
+          return void connection.listenTo([...subscribed]).catch((error: unknown) => {
+            logger.warn({ err: describeThrown(error) }, 'upstream: could not listen for resource updates');
+          });
+        const { client } = connection;
         if (!canSubscribe(client)) return;
         for (const uri of subscribed)
           client.subscribeResource({ uri }).catch((error: unknown) => {
@@ -119,14 +151,8 @@ export function createUpstreamProvider(
       try {
         const result = await during(rc, () =>
           supervisor.request((client) => {
-            const meta = {
-              ...metaFor(client, rc),
-              ...(progressToken === undefined ? {} : { progressToken }),
-            };
             return client.callTool(
-              Object.keys(meta).length === 0
-                ? { name, arguments: args }
-                : { name, arguments: args, _meta: meta },
+              toolCall(client, rc, name, args, progressToken),
               UpstreamConnection.requestOptions(rc),
             );
           }, rc),

@@ -29,7 +29,7 @@ type State =
 
 export type SupervisorEvents = ConnectionEvents & {
   /** Connected (first time or again): the catalogs may differ from the last good ones. */
-  connected(client: Client): void;
+  connected(connection: UpstreamConnection): void;
 };
 
 function deferred(): { promise: Promise<void>; resolve(): void } {
@@ -148,7 +148,7 @@ export class UpstreamSupervisor {
    * `call.signal` is read only when the call has to wait, since reading it costs.
    */
   async request<T>(
-    request: (client: Client) => Promise<T>,
+    request: (client: Client, connection: UpstreamConnection) => Promise<T>,
     call: CallOfRequest,
     readOnly = call.readOnly === true,
   ): Promise<T> {
@@ -157,7 +157,7 @@ export class UpstreamSupervisor {
     let connection = state.kind === 'connected' ? state.connection : await this.#live(call, readOnly, false);
     for (let retried = false; ; retried = true) {
       try {
-        return await request(connection.client);
+        return await request(connection.client, connection);
       } catch (error) {
         if (this.#stopping.signal.aborted) throw error;
         const failure = connectionFailure(error);
@@ -339,7 +339,7 @@ export class UpstreamSupervisor {
         },
         renewing ? 'upstream: session renewed' : 'upstream: connected',
       );
-      this.#events.connected(connection.client);
+      this.#events.connected(connection);
       // After `connected`, which announced the catalogs: whoever waited for them lists them now.
       this.#firstAttempt.resolve();
       await connection.closed;
