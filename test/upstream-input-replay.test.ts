@@ -16,8 +16,8 @@ import { MODERN_VERSION } from './support/modern-wire.js';
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/upstreams/modern.mjs');
 const KEY = 'r'.repeat(48);
 
-let hosts: ForesightHost[] = [];
-let clients: Client[] = [];
+const hosts: ForesightHost[] = [];
+const clients: Client[] = [];
 let dir: string;
 
 beforeEach(() => {

@@ -1,6 +1,5 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { ToolCategory } from '../enrich/index.js';
 import type {
   CatalogKind,
