@@ -134,6 +134,15 @@ export interface RequestContext {
    */
   readOnly?: boolean;
   /**
+   * True when this run of the call is a replay: a 2026-07-28 client's retry answers questions of a call that this
+   * process no longer holds (it waited on another process, or its wait ended at its deadline), so the call runs
+   * again from its start, its questions answered from the retry (see `elicit`). Whatever the call did before its
+   * questions has run once already. A plugin that cannot make that safe (one that forwards the call to a server
+   * that may write) refuses here, before doing anything, unless `readOnly`. Absent or false on a first run and on
+   * a resumed one.
+   */
+  readonly replayedInput?: boolean;
+  /**
    * Asks the client's model for a completion (sampling). Rejects with `E_CAPABILITY_MISSING` when the client
    * did not declare the capability, and in a speculative call. See `elicit` for how it works on each protocol era.
    */

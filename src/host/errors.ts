@@ -241,6 +241,12 @@ export const errors = {
     (target: string, waitedMs: number, state: string, resend: boolean) =>
       `the call waited ${waitedMs} ms for the upstream MCP server ${quote(target)} to restart, and its deadline came first: the call was not sent${resend ? ' again' : ''}; the server is ${state}`,
   ),
+  upstreamCallNotHeld: define(
+    'E_UPSTREAM_CALL_NOT_HELD',
+    'unavailable',
+    (tool: string, target: string) =>
+      `the call of tool ${quote(tool)} of the upstream MCP server ${quote(target)} was waiting for your answers on another Foresight process, or its wait expired, and this process does not hold it; nothing was sent to the server again, since the tool may write. Call the tool again, without requestState, to start over`,
+  ),
   capabilityMissing: define(
     'E_CAPABILITY_MISSING',
     'unavailable',

@@ -46,6 +46,8 @@ export interface CallEnvironment {
   closeSSEStream?(): void;
   /** What the client declared it can answer (`RequestContext.clientCapabilities`). */
   readonly clientCapabilities?: ClientCapabilities;
+  /** The call runs again for a retry whose waiting call this process does not hold (`RequestContext.replayedInput`). */
+  readonly replayedInput?: boolean;
   /**
    * The plugin deadline a tool call runs under: `task` for a call that may become a task (a client that declared
    * the tasks extension calling a task-capable tool), which then answers no client while it runs. Default `call`.
@@ -113,6 +115,11 @@ export class CallContext implements RequestContext {
   /** Read from the environment each time: a modern call's retry may come with other capabilities. */
   get clientCapabilities(): ClientCapabilities | undefined {
     return this.speculative ? undefined : this.#env.clientCapabilities;
+  }
+
+  /** A getter, so calls that never ask for input pay nothing for it. */
+  get replayedInput(): boolean {
+    return this.#env.replayedInput === true;
   }
 
   get clientSignal(): AbortSignal {

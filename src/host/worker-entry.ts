@@ -1,6 +1,5 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { ToolCategory } from '../enrich/index.js';
 import type {
   CatalogKind,
@@ -89,12 +88,8 @@ function clientRequest(
 }
 
 function contextFor(
-  id: number,
-  method: string,
-  progressRequested: boolean,
+  { id, method, progressRequested, readOnly, replayedInput, logLevel }: CallMessage,
   deadlineAt: number,
-  readOnly: boolean,
-  logLevel: LoggingLevel | undefined,
 ): CallContext {
   // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
   // from the host, which has already answered the call, so there is nothing to tell from here.
@@ -108,6 +103,7 @@ function contextFor(
         : {}),
       // As the call started: the host's own context applies the client's threshold as it stands to each message.
       ...(logLevel === undefined ? {} : { logLevel }),
+      ...(replayedInput === true ? { replayedInput } : {}),
       sendLog: async (level, payload, logger) =>
         post({ type: 'clientLog', id, level, data: toCloneable(payload), ...(logger ? { logger } : {}) }),
       createMessage: (params, _signal, options) => clientRequest(id, 'createMessage', params, options),
@@ -117,7 +113,7 @@ function contextFor(
     method,
     () => {},
     deadlineAt,
-    readOnly,
+    readOnly === true,
   );
 }
 
@@ -154,8 +150,9 @@ async function dispatch(
   }
 }
 
-function runCall({ id, method, args, progressRequested, readOnly, timeLeftMs, logLevel }: CallMessage): void {
-  const ctx = contextFor(id, method, progressRequested, Date.now() + timeLeftMs, readOnly === true, logLevel);
+function runCall(message: CallMessage): void {
+  const { id, method, args, timeLeftMs } = message;
+  const ctx = contextFor(message, Date.now() + timeLeftMs);
   calls.set(id, ctx);
   let settled = false;
   const finish = (message: WorkerMessage) => {

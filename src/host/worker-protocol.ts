@@ -43,6 +43,8 @@ export interface CallMessage {
   logLevel?: LoggingLevel;
   /** `RequestContext.readOnly` of the host's context. */
   readOnly?: boolean;
+  /** `RequestContext.replayedInput` of the host's context. */
+  replayedInput?: boolean;
   /** Relative, since each thread keeps its own clock origin. */
   timeLeftMs: number;
 }

@@ -183,6 +183,7 @@ class WorkerThread {
         progressRequested: ctx.progressRequested,
         ...(ctx.logLevel === undefined ? {} : { logLevel: ctx.logLevel }),
         ...(ctx.readOnly === true ? { readOnly: true } : {}),
+        ...(ctx.replayedInput === true ? { replayedInput: true } : {}),
         timeLeftMs: ctx.timeLeftMs(),
       });
     });

@@ -107,7 +107,15 @@ export class InputFlow<R> {
   private channel: InputChannel;
   private detachChannel: (() => void) | undefined;
 
-  constructor(channel: InputChannel, round: number) {
+  /**
+   * @param replayed the call runs again for a retry whose waiting call this process does not hold: the plugin is
+   *   told (`RequestContext.replayedInput`), as a call that may write must not run twice unseen.
+   */
+  constructor(
+    channel: InputChannel,
+    round: number,
+    readonly replayed = false,
+  ) {
     this.round = round;
     this.channel = channel;
   }
@@ -357,7 +365,7 @@ export class InputFlow<R> {
 /** What the environment needs of its flow. */
 type AskingCall = Pick<
   InputFlow<unknown>,
-  'signal' | 'aborted' | 'driver' | 'elicit' | 'createMessage' | 'listRoots'
+  'signal' | 'aborted' | 'driver' | 'replayed' | 'elicit' | 'createMessage' | 'listRoots'
 >;
 
 /**
@@ -399,6 +407,10 @@ class FlowEnvironment implements CallEnvironment {
 
   get logLevel() {
     return this.flow.driver.logLevel;
+  }
+
+  get replayedInput(): boolean {
+    return this.flow.replayed;
   }
 
   get elicit() {

@@ -1,7 +1,7 @@
 // Multi round-trip requests (2026-07-28) for every call that may ask the client for input. The first answer is an
 // InputRequiredResult with a sealed requestState; the client's retry resumes the call where it waits on this
 // process, or, anywhere else (another process sharing the key, or after the call's deadline), runs it again with
-// the answers its state and the retry carry. A call that may become a task can leave its request (`Escalation`).
+// the answers its state and the retry carry, telling the plugin so (`replayedInput`). A call that may become a task can leave its request (`Escalation`).
 import { randomUUID } from 'node:crypto';
 import {
   type InputRequests,
@@ -115,7 +115,8 @@ export class InputRounds {
     const round = (payload?.round ?? 0) + 1;
     if (round > this.maxRounds)
       return Promise.reject(errors.inputRoundsExceeded(describe(request.target), this.maxRounds));
-    const flow = new InputFlow<R>(request.channel, round);
+    // A state whose call is not held here: the call runs again, and the plugin is told so (a write must not).
+    const flow = new InputFlow<R>(request.channel, round, payload !== undefined);
     for (const [key, answer] of Object.entries(payload?.answers ?? {}))
       flow.offer(key, answer.response, answer.digest);
     for (const [key, response] of Object.entries(responses)) {

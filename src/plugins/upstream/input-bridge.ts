@@ -95,6 +95,18 @@ export function failureOf(call: RequestContext, error: unknown): unknown {
   return need === undefined ? error : errors.capabilityMissing(need, 'the upstream server');
 }
 
+/**
+ * The refusal of a tool call replayed for an agent's retry (`RequestContext.replayedInput`): the server's call that
+ * asked the question waits on another process, or was ended, and sending the call again would run a write twice
+ * behind the agent's back. A read-only tool runs again (its question answered from the retry), as do resource
+ * readings and prompts, which change nothing by MCP's definition.
+ */
+export function replayRefusal(rc: RequestContext, tool: string, server: string): Error | undefined {
+  return rc.replayedInput === true && rc.readOnly !== true
+    ? errors.upstreamCallNotHeld(tool, server)
+    : undefined;
+}
+
 /** A tool result that says it failed, after the agent refused the server a capability: the refusal instead. */
 export function refusalBehind(call: RequestContext, result: { isError?: boolean }): Error | undefined {
   return result.isError === true ? refusals.get(call) : undefined;

@@ -9,7 +9,7 @@ import {
   describeThrown,
 } from '../../host/index.js';
 import { UpstreamConnection } from './connection.js';
-import { capabilitiesMeta, failureOf, refusalBehind } from './input-bridge.js';
+import { capabilitiesMeta, failureOf, refusalBehind, replayRefusal } from './input-bridge.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
 import { UpstreamSupervisor } from './supervisor.js';
 import { tasksRefusal } from './task-support.js';
@@ -145,6 +145,9 @@ export function createUpstreamProvider(
     health: () => supervisor.health(),
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
+      // Before anything reaches the server: a write replayed here would run a second time.
+      const notHeld = replayRefusal(rc, name, describeTarget(target));
+      if (notHeld !== undefined) throw notHeld;
       // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
