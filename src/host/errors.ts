@@ -241,6 +241,15 @@ export const errors = {
     (target: string, waitedMs: number, state: string, resend: boolean) =>
       `the call waited ${waitedMs} ms for the upstream MCP server ${quote(target)} to restart, and its deadline came first: the call was not sent${resend ? ' again' : ''}; the server is ${state}`,
   ),
+  upstreamProtocolError: define(
+    'E_UPSTREAM_PROTOCOL_ERROR',
+    'internal',
+    (target: string, jsonRpcCode: number, said: string) => ({
+      message: `the call to the upstream MCP server ${quote(target)} ended in a protocol error (${jsonRpcCode}): ${said}`,
+      // The server's own JSON-RPC code: a task that fails with this error reports it.
+      details: { jsonRpcCode },
+    }),
+  ),
   capabilityMissing: define(
     'E_CAPABILITY_MISSING',
     'unavailable',
