@@ -1,7 +1,7 @@
 // An HTTP upstream that goes away and comes back: while it is down its calls say so and its tools stay
 // listed; when it is back on the same port, the session it forgot is initialised again and calls resume.
-// Against server-everything (which answers 400 for an unknown session) and a second Foresight (404, as the
-// spec says).
+// Against server-everything (which answers 400 for an unknown session) and a second Foresight (2026-07-28:
+// stateless, no session to forget); a 2025 server's 404 is in upstream-http-session-renewal.test.ts.
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';

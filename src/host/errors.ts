@@ -247,6 +247,15 @@ export const errors = {
     (tool: string, target: string) =>
       `the call of tool ${quote(tool)} of the upstream MCP server ${quote(target)} was waiting for your answers on another Foresight process, or its wait expired, and this process does not hold it; nothing was sent to the server again, since the tool may write. Call the tool again, without requestState, to start over`,
   ),
+  upstreamProtocolError: define(
+    'E_UPSTREAM_PROTOCOL_ERROR',
+    'internal',
+    (target: string, jsonRpcCode: number, said: string) => ({
+      message: `the call to the upstream MCP server ${quote(target)} ended in a protocol error (${jsonRpcCode}): ${said}`,
+      // The server's own JSON-RPC code: a task that fails with this error reports it.
+      details: { jsonRpcCode },
+    }),
+  ),
   capabilityMissing: define(
     'E_CAPABILITY_MISSING',
     'unavailable',

@@ -108,6 +108,22 @@ export function toolCallFailure(
 }
 
 /**
+ * What a task ends `failed` with, where a tools/call would answer a tool result with isError: the server behind
+ * the tool answered with a JSON-RPC error (an upstream's), which the tasks extension calls a protocol-level error,
+ * under the server's own code. Undefined for every other failure: a plain call keeps its isError answer, which the
+ * agent reads, and a task `completed` with it.
+ */
+export function taskProtocolFailure(error: unknown, options: WireErrorOptions): WireError | undefined {
+  if (!isForesightError(error) || error.code !== errors.upstreamProtocolError.code) return undefined;
+  const code = error.details?.jsonRpcCode;
+  return new WireError(
+    typeof code === 'number' && Number.isInteger(code) ? code : ProtocolErrorCode.InternalError,
+    messageOf(error, options),
+    { code: error.code, kind: error.kind },
+  );
+}
+
+/**
  * Any other request: kinds map to JSON-RPC codes. `notFoundCode` lets resources/read answer a missing
  * resource with -32002, as MCP asks, whichever plugin reported it.
  */

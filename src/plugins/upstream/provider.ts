@@ -11,6 +11,7 @@ import {
 import { UpstreamConnection } from './connection.js';
 import { capabilitiesMeta, failureOf, refusalBehind, replayRefusal } from './input-bridge.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
+import { protocolFailure } from './protocol-failure.js';
 import { UpstreamSupervisor } from './supervisor.js';
 import { tasksRefusal } from './task-support.js';
 
@@ -164,7 +165,7 @@ export function createUpstreamProvider(
         if (refused !== undefined) throw refused;
         return result;
       } catch (error) {
-        throw tasksRefusal(error, name) ?? error;
+        throw tasksRefusal(error, name) ?? protocolFailure(error, describeTarget(target)) ?? error;
       } finally {
         if (progressToken !== undefined) progressOf.delete(progressToken);
       }
