@@ -3,41 +3,20 @@
 // failure (a result with isError) completes it. A call that is no task still answers the error as a tool result
 // with isError, as it answers every plugin failure, for the agent to read.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { parseConfig } from '../src/config/index.js';
-import { createHost } from '../src/create-host.js';
-import { createMemoryLogger } from './support/in-memory.js';
 import { CRASH_MESSAGE, serveLegacyHttp } from './support/legacy-http-upstream.js';
 import { modernPost } from './support/modern-wire.js';
+import { serveTasksThroughUpstream } from './support/tasks-through-upstream.js';
 import { WITHOUT_TASKS, WITH_TASKS, createdTask, resultText, untilStatus } from './support/task-wire.js';
 
 /** A Foresight mounting a 2025-only server without prefix, every call of its tools a task at once. */
 async function serveThroughLegacy(): Promise<string> {
   const upstream = await serveLegacyHttp();
   onTestFinished(() => upstream.close());
-  const config = parseConfig(
-    [
-      '[plugins.up]',
-      'use = "upstream"',
-      `url = ${JSON.stringify(upstream.url)}`,
-      'prefix = ""',
-      'protocol = "2025-11-25"',
-      // A 2025 server declares no tasks extension: the tools are told to run long here.
-      'tasks = { "*" = "optional" }',
-    ].join('\n'),
-    '/proj/foresight.toml',
-    '/proj',
-  );
-  const host = createHost({
-    config,
-    logger: createMemoryLogger(),
-    planner: { enabled: false },
-    tasks: { afterMs: 0 },
-  });
-  onTestFinished(() => host.close());
-  const http = await host.serveHttp({ port: 0 });
-  // A listing waits for the upstream's catalogs.
-  await modernPost(http.url, 'tools/list', {});
-  return http.url;
+  return serveTasksThroughUpstream(upstream.url, [
+    'protocol = "2025-11-25"',
+    // A 2025 server declares no tasks extension: the tools are told to run long here.
+    'tasks = { "*" = "optional" }',
+  ]);
 }
 
 function call(url: string, name: string, capabilities: Record<string, unknown>) {

@@ -2,11 +2,7 @@
 // owns the task towards its client. It learns that the upstream's tools may run long from the tasks extension the
 // upstream declares (the modern wire lists no task support), runs the upstream call as a task of its own, and never
 // asks the upstream for one; a tool that runs only as a task upstream is refused with -32021 as its own.
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { parseConfig } from '../src/config/index.js';
-import { createHost } from '../src/create-host.js';
-import { createMemoryLogger } from './support/in-memory.js';
-import { modernPost } from './support/modern-wire.js';
+import { describe, expect, it } from 'vitest';
 import {
   WITHOUT_TASKS,
   callJob,
@@ -16,32 +12,11 @@ import {
   serveTasks,
   untilStatus,
 } from './support/task-wire.js';
+import { serveTasksThroughUpstream } from './support/tasks-through-upstream.js';
 
 /** A second Foresight mounting `upstreamUrl` without prefix, turning calls into tasks at once. */
-async function serveThrough(upstreamUrl: string): Promise<string> {
-  const config = parseConfig(
-    [
-      '[plugins.up]',
-      'use = "upstream"',
-      `url = ${JSON.stringify(upstreamUrl)}`,
-      'prefix = ""',
-      'protocol = "2026-07-28"',
-    ].join('\n'),
-    '/proj/foresight.toml',
-    '/proj',
-  );
-  const host = createHost({
-    config,
-    logger: createMemoryLogger(),
-    planner: { enabled: false },
-    tasks: { afterMs: 0 },
-  });
-  onTestFinished(() => host.close());
-  const http = await host.serveHttp({ port: 0 });
-  // A listing waits for the upstream's catalogs (a call does not: an unknown tool is refused at once).
-  await modernPost(http.url, 'tools/list', {});
-  return http.url;
-}
+const serveThrough = (upstreamUrl: string) =>
+  serveTasksThroughUpstream(upstreamUrl, ['protocol = "2026-07-28"']);
 
 describe('a task-capable tool of a 2026-07-28 upstream', () => {
   it('runs as a task of the outer Foresight, polled to the upstream call’s result', async () => {

@@ -44,7 +44,7 @@ function toolCall(
   const modern = client.getProtocolEra() === 'modern';
   const level = modern ? rc.logLevel : undefined;
   const meta = {
-    ...metaFor(client, rc),
+    ...(modern ? capabilitiesMeta(rc) : undefined),
     ...(progressToken === undefined ? {} : { progressToken }),
     ...(level === undefined ? {} : { [LOG_LEVEL_META_KEY]: level }),
   };
@@ -56,7 +56,9 @@ export function createUpstreamProvider(
   ctx: PluginContext,
   options: UpstreamProviderOptions = {},
 ): PluginProvider {
-  const logger = ctx.logger.child({ upstream: describeTarget(target) });
+  /** Where the server is, as messages name it: made once, not on every call. */
+  const where = describeTarget(target);
+  const logger = ctx.logger.child({ upstream: where });
   /**
    * The agent's requests running now (tool calls, prompts, resource readings), oldest first: a server's sampling,
    * elicitation or log goes to the newest.
@@ -147,7 +149,7 @@ export function createUpstreamProvider(
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
       // Before anything reaches the server: a write replayed here would run a second time.
-      const notHeld = replayRefusal(rc, name, describeTarget(target));
+      const notHeld = replayRefusal(rc, name, where);
       if (notHeld !== undefined) throw notHeld;
       // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
@@ -165,7 +167,7 @@ export function createUpstreamProvider(
         if (refused !== undefined) throw refused;
         return result;
       } catch (error) {
-        throw tasksRefusal(error, name) ?? protocolFailure(error, describeTarget(target)) ?? error;
+        throw tasksRefusal(error, name) ?? protocolFailure(error, where) ?? error;
       } finally {
         if (progressToken !== undefined) progressOf.delete(progressToken);
       }
