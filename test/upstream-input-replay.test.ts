@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
+import { createHost as createCompiledHost } from '../dist/create-host.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { MODERN_VERSION } from './support/modern-wire.js';
@@ -16,7 +17,8 @@ import { MODERN_VERSION } from './support/modern-wire.js';
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/upstreams/modern.mjs');
 const KEY = 'r'.repeat(48);
 
-const hosts: ForesightHost[] = [];
+/** The hosts to close: a compiled one (worker isolation) is the same host built from dist/. */
+const hosts: Pick<ForesightHost, 'close'>[] = [];
 const clients: Client[] = [];
 let dir: string;
 
@@ -31,18 +33,23 @@ afterEach(async () => {
 });
 
 /** One Foresight process over HTTP with the fixture mounted as `up` (each spawns its own server). */
-async function serve(): Promise<string> {
+async function serve(
+  protocol: '2025-11-25' | '2026-07-28' = '2025-11-25',
+  isolation: 'inline' | 'worker' = 'inline',
+): Promise<string> {
   const config = parseConfig(
     [
       '[plugins.up]',
       'use = "upstream"',
       `command = ["node", ${JSON.stringify(FIXTURE)}]`,
-      'protocol = "2025-11-25"',
+      `protocol = "${protocol}"`,
+      `isolation = "${isolation}"`,
     ].join('\n'),
     '/proj/foresight.toml',
     '/proj',
   );
-  const host = createHost({
+  // A worker thread imports plain JavaScript: worker isolation runs the compiled host (dist/).
+  const host = (isolation === 'worker' ? createCompiledHost : createHost)({
     config,
     requestStateKey: KEY,
     planner: { enabled: false },
@@ -131,3 +138,44 @@ describe("a 2026-07-28 agent's retry on a Foresight process that does not hold t
     expect(runsOf(runs)).toEqual(['write']);
   });
 });
+
+/** A run of the fixture on the modern revision: the process that ran it and the requestState it brought. */
+const modernRun = (line: string) => {
+  const [tool, pid, state] = line.split(' ');
+  return { tool, pid, state };
+};
+
+describe.each(['inline', 'worker'] as const)(
+  'a 2026-07-28 upstream (isolation %s), relayed round by round to a 2026-07-28 agent',
+  (isolation) => {
+    it("resumes the server's round on another process: the retry brings the server's own state there", async () => {
+      const [a, b] = [await serve('2026-07-28', isolation), await serve('2026-07-28', isolation)];
+      await modernAgent(b);
+      const agent = await modernAgent(a, splitting(a, b));
+      const runs = path.join(dir, 'runs');
+
+      const answer = await agent.callTool({ name: 'up__write', arguments: { runs } });
+
+      expect(answer.isError, textOf(answer)).toBeFalsy();
+      expect(textOf(answer)).toBe('confirmed: true (input_required)');
+      const [first, second, ...more] = runsOf(runs).map(modernRun);
+      expect(more).toEqual([]);
+      // A's server asked, and minted its state; B's server got that state with the answer, and nothing was rerun.
+      expect(first).toEqual({ tool: 'write', pid: expect.stringMatching(/^\d+$/), state: '-' });
+      expect(second?.state).toBe(`write@${first?.pid}`);
+      expect(second?.pid).not.toBe(first?.pid);
+    });
+
+    it('sends the round back to the same server when the retry returns to the process that asked', async () => {
+      const agent = await modernAgent(await serve('2026-07-28', isolation));
+      const runs = path.join(dir, 'runs');
+
+      const answer = await agent.callTool({ name: 'up__write', arguments: { runs } });
+
+      expect(textOf(answer)).toBe('confirmed: true (input_required)');
+      const [first, second, ...more] = runsOf(runs).map(modernRun);
+      expect(more).toEqual([]);
+      expect(second).toEqual({ tool: 'write', pid: first?.pid, state: `write@${first?.pid}` });
+    });
+  },
+);

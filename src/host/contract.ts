@@ -143,6 +143,17 @@ export interface RequestContext {
    */
   readonly replayedInput?: boolean;
   /**
+   * Keeps `state` with the input the call is about to ask a 2026-07-28 client for: it travels in Foresight's
+   * requestState (signed, so the client can read it but not alter it: put nothing secret in it), and a retry that
+   * replays the call elsewhere hands it back in `carriedInput`. For a plugin that relays another server's
+   * multi round-trip request: the replay resumes that server's round instead of sending the call again. The last
+   * state kept before the call asks is the one carried; one over 32 KiB is not carried. Undefined where no retry
+   * can come back to a replay (a 2025 client, a speculative call).
+   */
+  readonly carryInput?: (state: string) => void;
+  /** On a replay (`replayedInput`), the state the call kept (`carryInput`) in the round the retry answers. */
+  readonly carriedInput?: string;
+  /**
    * Asks the client's model for a completion (sampling). Rejects with `E_CAPABILITY_MISSING` when the client
    * did not declare the capability, and in a speculative call. See `elicit` for how it works on each protocol era.
    */

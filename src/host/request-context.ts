@@ -48,6 +48,10 @@ export interface CallEnvironment {
   readonly clientCapabilities?: ClientCapabilities;
   /** The call runs again for a retry whose waiting call this process does not hold (`RequestContext.replayedInput`). */
   readonly replayedInput?: boolean;
+  /** Keeps state with the input the call asks for next (`RequestContext.carryInput`); bound to its flow. */
+  readonly carryInput?: (state: string) => void;
+  /** `RequestContext.carriedInput`. */
+  readonly carriedInput?: string;
   /**
    * The plugin deadline a tool call runs under: `task` for a call that may become a task (a client that declared
    * the tasks extension calling a task-capable tool), which then answers no client while it runs. Default `call`.
@@ -120,6 +124,14 @@ export class CallContext implements RequestContext {
   /** A getter, so calls that never ask for input pay nothing for it. */
   get replayedInput(): boolean {
     return this.#env.replayedInput === true;
+  }
+
+  get carryInput(): ((state: string) => void) | undefined {
+    return this.speculative ? undefined : this.#env.carryInput;
+  }
+
+  get carriedInput(): string | undefined {
+    return this.#env.carriedInput;
   }
 
   get clientSignal(): AbortSignal {

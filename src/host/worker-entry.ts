@@ -88,7 +88,16 @@ function clientRequest(
 }
 
 function contextFor(
-  { id, method, progressRequested, readOnly, replayedInput, logLevel }: CallMessage,
+  {
+    id,
+    method,
+    progressRequested,
+    readOnly,
+    replayedInput,
+    carriesInput,
+    carriedInput,
+    logLevel,
+  }: CallMessage,
   deadlineAt: number,
 ): CallContext {
   // The host's own context decides about speculation and capabilities; this one only relays. Its abort comes
@@ -104,6 +113,10 @@ function contextFor(
       // As the call started: the host's own context applies the client's threshold as it stands to each message.
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(replayedInput === true ? { replayedInput } : {}),
+      ...(carriesInput === true
+        ? { carryInput: (state: string) => post({ type: 'carryInput', id, state }) }
+        : {}),
+      ...(carriedInput === undefined ? {} : { carriedInput }),
       sendLog: async (level, payload, logger) =>
         post({ type: 'clientLog', id, level, data: toCloneable(payload), ...(logger ? { logger } : {}) }),
       createMessage: (params, _signal, options) => clientRequest(id, 'createMessage', params, options),

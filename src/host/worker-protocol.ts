@@ -45,6 +45,10 @@ export interface CallMessage {
   readOnly?: boolean;
   /** `RequestContext.replayedInput` of the host's context. */
   replayedInput?: boolean;
+  /** The host's context has `carryInput`: the worker's posts `carryInput` messages. */
+  carriesInput?: boolean;
+  /** `RequestContext.carriedInput` of the host's context. */
+  carriedInput?: string;
   /** Relative, since each thread keeps its own clock origin. */
   timeLeftMs: number;
 }
@@ -76,6 +80,8 @@ export type WorkerMessage =
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'progress'; id: number; progress: number; total?: number; message?: string }
   | { type: 'clientLog'; id: number; level: string; data: unknown; logger?: string }
+  /** The call's `carryInput`, before the input it asks (messages keep their order). */
+  | { type: 'carryInput'; id: number; state: string }
   | {
       type: 'clientRequest';
       id: number;

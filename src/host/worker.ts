@@ -184,6 +184,8 @@ class WorkerThread {
         ...(ctx.logLevel === undefined ? {} : { logLevel: ctx.logLevel }),
         ...(ctx.readOnly === true ? { readOnly: true } : {}),
         ...(ctx.replayedInput === true ? { replayedInput: true } : {}),
+        ...(ctx.carryInput === undefined ? {} : { carriesInput: true }),
+        ...(ctx.carriedInput === undefined ? {} : { carriedInput: ctx.carriedInput }),
         timeLeftMs: ctx.timeLeftMs(),
       });
     });
@@ -214,6 +216,9 @@ class WorkerThread {
         void this.pending
           .get(message.id)
           ?.ctx.log(message.level as LoggingLevel, message.data, message.logger);
+        return;
+      case 'carryInput':
+        this.pending.get(message.id)?.ctx.carryInput?.(message.state);
         return;
       case 'clientRequest': {
         const call = this.pending.get(message.id);

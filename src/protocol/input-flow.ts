@@ -65,6 +65,9 @@ interface Pending extends AskedInput {
   reject(error: unknown): void;
 }
 
+/** The longest state a call may carry in its requestState (`RequestContext.carryInput`). */
+export const MAX_CARRIED_BYTES = 32 * 1024;
+
 const KEY_PREFIX: Record<InputMethod, string> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
@@ -110,15 +113,25 @@ export class InputFlow<R> {
   /**
    * @param replayed the call runs again for a retry whose waiting call this process does not hold: the plugin is
    *   told (`RequestContext.replayedInput`), as a call that may write must not run twice unseen.
+   * @param carriedIn on a replay, what the call kept with the round the retry answers (`RequestContext.carriedInput`).
    */
   constructor(
     channel: InputChannel,
     round: number,
     readonly replayed = false,
+    readonly carriedIn?: string,
   ) {
     this.round = round;
     this.channel = channel;
   }
+
+  /** What the call keeps with the input it asks next (`RequestContext.carryInput`), sealed into its requestState. */
+  carried: string | undefined;
+
+  /** Keeps `state` for the next round; a state too long to seal is dropped rather than kept stale. */
+  readonly carry = (state: string): void => {
+    this.carried = Buffer.byteLength(state) <= MAX_CARRIED_BYTES ? state : undefined;
+  };
 
   /** Names the call in the state that lets a retry find it again. */
   get id(): string {
@@ -365,7 +378,15 @@ export class InputFlow<R> {
 /** What the environment needs of its flow. */
 type AskingCall = Pick<
   InputFlow<unknown>,
-  'signal' | 'aborted' | 'driver' | 'replayed' | 'elicit' | 'createMessage' | 'listRoots'
+  | 'signal'
+  | 'aborted'
+  | 'driver'
+  | 'replayed'
+  | 'carry'
+  | 'carriedIn'
+  | 'elicit'
+  | 'createMessage'
+  | 'listRoots'
 >;
 
 /**
@@ -411,6 +432,14 @@ class FlowEnvironment implements CallEnvironment {
 
   get replayedInput(): boolean {
     return this.flow.replayed;
+  }
+
+  get carryInput(): (state: string) => void {
+    return this.flow.carry;
+  }
+
+  get carriedInput(): string | undefined {
+    return this.flow.carriedIn;
   }
 
   get elicit() {

@@ -116,7 +116,7 @@ export class InputRounds {
     if (round > this.maxRounds)
       return Promise.reject(errors.inputRoundsExceeded(describe(request.target), this.maxRounds));
     // A state whose call is not held here: the call runs again, and the plugin is told so (a write must not).
-    const flow = new InputFlow<R>(request.channel, round, payload !== undefined);
+    const flow = new InputFlow<R>(request.channel, round, payload !== undefined, payload?.carried);
     for (const [key, answer] of Object.entries(payload?.answers ?? {}))
       flow.offer(key, answer.response, answer.digest);
     for (const [key, response] of Object.entries(responses)) {
@@ -197,6 +197,7 @@ export class InputRounds {
         round: flow.round,
         asked: askedDigests,
         answers: Object.fromEntries(flow.consumed),
+        ...(flow.carried === undefined ? {} : { carried: flow.carried }),
       },
       request.ctx,
       request.principal,

@@ -35,6 +35,8 @@ export interface StatePayload {
   asked: Record<string, string>;
   /** Answers of earlier rounds, so another process can replay the call; absent when they were too large. */
   answers?: Record<string, CarriedAnswer>;
+  /** What the call kept with this round (`RequestContext.carryInput`), handed to a replay. */
+  carried?: string;
 }
 
 export interface RequestStateSealOptions {
@@ -71,12 +73,20 @@ export class RequestStateSeal {
     });
   }
 
-  /** Seals `payload` for `principal`; the carried answers are dropped when they would make it too long. */
+  /**
+   * Seals `payload` for `principal`. When it would be too long, the carried answers are dropped, then the carried
+   * state: a retry elsewhere then replays the call from its start (or refuses), never fails on its state's size.
+   */
   async seal(payload: StatePayload, ctx: ServerContext, principal: string): Promise<string> {
     this.principals.set(ctx, principal);
-    const sealed = await this.codec.mint(payload, ctx);
-    if (sealed.length <= MAX_REQUEST_STATE_BYTES || payload.answers === undefined) return sealed;
-    return this.codec.mint({ ...payload, answers: undefined }, ctx);
+    let sealed = await this.codec.mint(payload, ctx);
+    for (const drop of ['answers', 'carried'] as const) {
+      if (sealed.length <= MAX_REQUEST_STATE_BYTES) break;
+      if (payload[drop] === undefined) continue;
+      payload = { ...payload, [drop]: undefined };
+      sealed = await this.codec.mint(payload, ctx);
+    }
+    return sealed;
   }
 
   /**

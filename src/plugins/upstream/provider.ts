@@ -10,6 +10,13 @@ import {
 } from '../../host/index.js';
 import { UpstreamConnection } from './connection.js';
 import { capabilitiesMeta, failureOf, refusalBehind, replayRefusal } from './input-bridge.js';
+import {
+  type InputRound,
+  type RoundAnswers,
+  relayRounds,
+  relaysRounds,
+  resumesCarriedRound,
+} from './input-relay.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
 import { protocolFailure } from './protocol-failure.js';
 import { UpstreamSupervisor } from './supervisor.js';
@@ -24,6 +31,9 @@ export interface UpstreamProviderOptions {
 function metaFor(client: Client, rc: RequestContext): Record<string, unknown> | undefined {
   return client.getProtocolEra() === 'modern' ? capabilitiesMeta(rc) : undefined;
 }
+
+/** The request option that hands a 2026-07-28 server's `input_required` back instead of answering it. */
+const ALLOW_INPUT_REQUIRED = { allowInputRequired: true } as const;
 
 function withMeta(meta: Record<string, unknown> | undefined): { _meta?: Record<string, unknown> } {
   return meta === undefined ? {} : { _meta: meta };
@@ -98,6 +108,32 @@ export function createUpstreamProvider(
       running.splice(running.indexOf(rc), 1);
     }
   };
+  /**
+   * Sends a request the server may answer with `input_required` (a tool call, a prompt, a resource). A 2026-07-28
+   * agent's call is relayed round by round (`relayRounds`): `request` is told to send the round's answers and to
+   * take the server's `input_required` back (`manual`). Otherwise the SDK client answers the server's rounds itself.
+   * Each round is its own request to the server, so a restart between rounds costs no answer of the agent's.
+   */
+  const relayed = <R>(
+    rc: RequestContext,
+    request: (client: Client, answers: RoundAnswers | undefined, manual: boolean) => Promise<R | InputRound>,
+    readOnly?: boolean,
+  ): Promise<R> =>
+    relayRounds(
+      rc,
+      (answers) =>
+        supervisor.request(
+          (client) =>
+            request(
+              client,
+              answers,
+              answers !== undefined || relaysRounds(client.getProtocolEra() === 'modern', rc),
+            ),
+          rc,
+          readOnly,
+        ),
+      options.roots,
+    );
   const supervisor = new UpstreamSupervisor(
     target,
     logger,
@@ -148,20 +184,21 @@ export function createUpstreamProvider(
     health: () => supervisor.health(),
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
-      // Before anything reaches the server: a write replayed here would run a second time.
-      const notHeld = replayRefusal(rc, name, where);
+      // Before anything reaches the server: a write replayed here would run a second time, unless the replay
+      // resumes the server's own round (a 2026-07-28 server's state carried in the agent's retry).
+      const notHeld = resumesCarriedRound(rc) ? undefined : replayRefusal(rc, name, where);
       if (notHeld !== undefined) throw notHeld;
       // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
         const result = await during(rc, () =>
-          supervisor.request((client) => {
-            return client.callTool(
-              toolCall(client, rc, name, args, progressToken),
-              UpstreamConnection.requestOptions(rc),
-            );
-          }, rc),
+          relayed(rc, (client, answers, manual) =>
+            client.callTool(
+              { ...toolCall(client, rc, name, args, progressToken), ...answers },
+              { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
+            ),
+          ),
         );
         const refused = refusalBehind(rc, result);
         if (refused !== undefined) throw refused;
@@ -178,14 +215,18 @@ export function createUpstreamProvider(
     // restart as a read-only tool call does.
     readResource: (uri, rc) =>
       during(rc, () =>
-        supervisor.request(
-          // 'bypass': Foresight's planner does the caching; a copy kept here would answer past its own rules.
-          (client) =>
-            client.readResource(
-              { uri, ...withMeta(metaFor(client, rc)) },
-              { ...UpstreamConnection.requestOptions(rc), cacheMode: 'bypass' },
-            ),
+        relayed(
           rc,
+          // 'bypass': Foresight's planner does the caching; a copy kept here would answer past its own rules.
+          (client, answers, manual) =>
+            client.readResource(
+              { uri, ...withMeta(metaFor(client, rc)), ...answers },
+              {
+                ...UpstreamConnection.requestOptions(rc),
+                cacheMode: 'bypass',
+                ...(manual ? ALLOW_INPUT_REQUIRED : {}),
+              },
+            ),
           true,
         ),
       ),
@@ -194,13 +235,13 @@ export function createUpstreamProvider(
     prompts: () => supervisor.catalogs().prompts,
     getPrompt: (name, args, rc) =>
       during(rc, () =>
-        supervisor.request(
-          (client) =>
-            client.getPrompt(
-              { name, ...(args ? { arguments: args } : {}), ...withMeta(metaFor(client, rc)) },
-              UpstreamConnection.requestOptions(rc),
-            ),
+        relayed(
           rc,
+          (client, answers, manual) =>
+            client.getPrompt(
+              { name, ...(args ? { arguments: args } : {}), ...withMeta(metaFor(client, rc)), ...answers },
+              { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
+            ),
           true,
         ),
       ),
