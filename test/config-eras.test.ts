@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { ForesightError } from '../src/host/errors.js';
-import { combinedHints } from '../src/protocol/index.js';
+import { combinedHints, stricterHints } from '../src/protocol/index.js';
 
 const FILE = '/proj/foresight.toml';
 
@@ -62,6 +62,18 @@ describe('caching hints per plugin', () => {
       scope: 'private',
     });
     expect(combinedHints([], () => undefined)).toEqual({ ttlMs: 0, scope: 'private' });
+  });
+
+  it("a source's hints only make ours stricter; what it leaves out, or says wrongly, loosens nothing", () => {
+    const ours = { ttlMs: 60_000, scope: 'public' as const };
+    expect(stricterHints(ours, [{ ttlMs: 5_000, cacheScope: 'private' }])).toEqual({
+      ttlMs: 5_000,
+      scope: 'private',
+    });
+    expect(stricterHints(ours, [{ ttlMs: 120_000, cacheScope: 'public' }, undefined, {}])).toEqual(ours);
+    // A server's mistakes: a negative or non-numeric TTL is stale at once, an unknown scope private.
+    const wrong = [{ ttlMs: -1 }, { ttlMs: '5' as unknown as number, cacheScope: 'shared' as 'public' }];
+    expect(stricterHints(ours, wrong)).toEqual({ ttlMs: 0, scope: 'private' });
   });
 });
 

@@ -1,9 +1,11 @@
 // Worker isolation runs the compiled host (dist/), since a worker thread imports plain JavaScript.
 import { fileURLToPath } from 'node:url';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../dist/config/index.js';
 import { createHost } from '../dist/create-host.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
+import { MODERN_VERSION } from './support/modern-wire.js';
 
 const busyModule = fileURLToPath(new URL('./fixtures/plugins/busy.mjs', import.meta.url));
 
@@ -88,6 +90,46 @@ describe('worker isolation and enrichers', () => {
         'isolation = "worker": enrichers keep their tools visible, but their schema edits and argument mapping are not applied',
       );
     } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('worker isolation and caching hints', () => {
+  it("passes a worker plugin's own hints across the thread: they bound its lists and reads", async () => {
+    const module = fileURLToPath(new URL('./fixtures/plugins/hinted.mjs', import.meta.url));
+    const toml = [
+      '[plugins.hinted]',
+      `module = ${JSON.stringify(module)}`,
+      'isolation = "worker"',
+      'cache_ttl_ms = 60000',
+      'cache_scope = "public"',
+    ].join('\n');
+    const host = createHost({
+      config: parseConfig(toml, '/proj/foresight.toml', '/proj'),
+      planner: { enabled: false },
+      logger: createMemoryLogger(),
+    });
+    const http = await host.serveHttp({ port: 0 });
+    const client = new Client(
+      { name: 'modern-client', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: MODERN_VERSION } } },
+    );
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      const bypass = { cacheMode: 'bypass' } as const;
+      // The plugin says 5 s, private for its tools, nothing of its prompts, and 1 s (public) on its read.
+      expect(await client.listTools(undefined, bypass)).toMatchObject({ ttlMs: 5000, cacheScope: 'private' });
+      expect(await client.listPrompts(undefined, bypass)).toMatchObject({
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      });
+      expect(await client.readResource({ uri: 'hinted://doc' }, bypass)).toMatchObject({
+        ttlMs: 1000,
+        cacheScope: 'public',
+      });
+    } finally {
+      await client.close();
       await host.close();
     }
   });

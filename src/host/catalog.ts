@@ -1,6 +1,6 @@
 // Reads what a provider reports synchronously: its catalogs (inside the plugin's scope, their shape checked)
 // and its health.
-import type { CatalogKind, PluginHealth, PluginProvider } from './contract.js';
+import type { CatalogCacheHints, CatalogKind, PluginHealth, PluginProvider } from './contract.js';
 import { describeThrown, errors } from './errors.js';
 import { runInPluginScope } from './isolation.js';
 import type { Catalog } from './mount.js';
@@ -31,12 +31,38 @@ function checkNamed(
   }
 }
 
+/**
+ * The caching hints a plugin reports for its lists, read with every catalog part: a source's hints change when
+ * its lists do. Their values are checked where they are used (the protocol layer), as any source's would be.
+ */
+function readHints(provider: PluginProvider, owner: string): CatalogCacheHints | undefined {
+  const read = provider.catalogHints?.bind(provider);
+  if (!read) return undefined;
+  let hints: unknown;
+  try {
+    hints = runInPluginScope(
+      { plugin: owner, target: `catalogHints() of plugin ${owner}`, fail: () => {} },
+      read,
+    );
+  } catch (error) {
+    throw errors.badResult(`catalogHints() of plugin ${owner}`, `it threw: ${describeThrown(error)}`);
+  }
+  if (typeof hints !== 'object' || hints === null)
+    throw errors.badResult(`catalogHints() of plugin ${owner}`, 'expected an object');
+  return hints as CatalogCacheHints;
+}
+
 export function readCatalogPart(
   provider: PluginProvider,
   owner: string,
   kind: CatalogKind,
   into: Catalog,
 ): Catalog {
+  const hints = readHints(provider, owner);
+  return { ...readLists(provider, owner, kind, into), ...(hints ? { hints } : {}) };
+}
+
+function readLists(provider: PluginProvider, owner: string, kind: CatalogKind, into: Catalog): Catalog {
   switch (kind) {
     case 'tools': {
       const tools = readList(owner, 'tools()', () => provider.tools());

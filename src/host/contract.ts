@@ -1,5 +1,6 @@
 // The plugin contract: the only types a plugin module needs. Grows by optional members only.
 import type {
+  CacheHint,
   CallToolResult,
   ClientCapabilities,
   CompleteRequest,
@@ -20,6 +21,8 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
 
+export type { CacheHint };
+
 /** Plugin ids, and so default prefixes: lowercase, start with a letter, at most 32 chars. */
 export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
 /** What common clients accept as a tool name. */
@@ -37,6 +40,15 @@ export interface Logger {
 }
 
 export type CatalogKind = 'tools' | 'resources' | 'prompts';
+
+/** The lists a plugin reports caching hints for (`resourceTemplates`: resources/templates/list). */
+export type CatalogList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+/**
+ * A plugin's caching hints for its lists, by list: each as a 2026-07-28 result carries them (`ttlMs`, how long it
+ * stays fresh; `cacheScope`, whether a cache shared across authorization contexts may keep it), either optional.
+ */
+export type CatalogCacheHints = Partial<Record<CatalogList, CacheHint>>;
 
 export interface PluginContext {
   /** This plugin's table from foresight.toml (minus host keys), for the plugin to validate. */
@@ -220,6 +232,11 @@ export interface PluginProvider {
   enrichers?(): ToolEnricher[];
   resources?(): Resource[];
   resourceTemplates?(): ResourceTemplate[];
+  /**
+   * A result may carry its source's caching hints in its own `ttlMs` / `cacheScope` (`CacheHint`; a 2026-07-28
+   * upstream's does): a 2026-07-28 client is then never told a longer TTL than they, nor `public` where they say
+   * `private`.
+   */
   readResource?(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
   /**
    * The first client subscribed to `uri` (local): a plugin that learns of changes only on request (an upstream
@@ -235,6 +252,12 @@ export interface PluginProvider {
     ctx: RequestContext,
   ): Promise<GetPromptResult>;
   complete?(req: CompletionRequest, ctx: RequestContext): Promise<CompletionResult>;
+  /**
+   * For a plugin that relays another server's lists (an upstream on the 2026-07-28 revision): the caching hints
+   * that server gave them, as of the catalogs the plugin lists now (read with them, after `notifyListChanged`).
+   * Foresight's own lists are then never fresher, nor more public, than these or the plugin's configured hints.
+   */
+  catalogHints?(): CatalogCacheHints;
   /** Begin background work and return promptly. */
   start?(): Promise<void>;
   /**

@@ -5,7 +5,7 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import type { ToolEnricher } from '../enrich/index.js';
-import type { Logger, Plugin, PluginProvider, ToolDescriptor } from './contract.js';
+import type { CatalogCacheHints, Logger, Plugin, PluginProvider, ToolDescriptor } from './contract.js';
 
 export type PluginMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
 
@@ -50,6 +50,8 @@ export interface Catalog {
   resources: Resource[];
   templates: ResourceTemplate[];
   prompts: Prompt[];
+  /** What the plugin reported with them (`PluginProvider.catalogHints`); absent when it reports none. */
+  hints?: CatalogCacheHints;
 }
 
 export interface Mount {

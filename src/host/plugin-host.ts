@@ -14,7 +14,9 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import type {
+  CacheHint,
   CatalogKind,
+  CatalogList,
   CompletionRequest,
   Logger,
   PluginContext,
@@ -276,6 +278,11 @@ export class PluginHost {
 
   listPrompts(): Prompt[] {
     return this.mounts.flatMap((m) => m.catalog.prompts.map((p) => publishedPrompt(m, p)));
+  }
+
+  /** The caching hints every plugin that reports them gave `list` with its catalogs, in mount order. */
+  reportedHints(list: CatalogList): CacheHint[] {
+    return this.mounts.flatMap((m) => m.catalog.hints?.[list] ?? []);
   }
 
   /** The instance name of the plugin that owns a published URI; undefined when none does. */

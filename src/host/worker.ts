@@ -337,6 +337,7 @@ export async function createWorkerProvider(options: WorkerProviderOptions): Prom
     resources: () => catalog.resources,
     resourceTemplates: () => catalog.templates,
     prompts: () => catalog.prompts,
+    catalogHints: () => catalog.hints ?? {},
     // Results crossed the thread boundary as structured clones; the host validates their shape next.
     callTool: (name, args, ctx) => call('callTool', [name, args], ctx) as Promise<CallToolResult>,
     readResource: (uri, ctx) => call('readResource', [uri], ctx) as Promise<ReadResourceResult>,

@@ -10,7 +10,13 @@ export {
 export type { ToolService } from './tool-service.js';
 export { type Connection, type ProtocolEra, LOCAL_PRINCIPAL, modernStreamKey, traceIdOf } from './caller.js';
 export { AgentStreams, type AgentStreamsOptions } from './agent-streams.js';
-export { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, combinedHints } from './cache-hints.js';
+export {
+  type CacheHints,
+  type CacheHintsOf,
+  PRIVATE_UNCACHED,
+  combinedHints,
+  stricterHints,
+} from './cache-hints.js';
 export { RequestStateSeal, MAX_REQUEST_STATE_BYTES, type RequestStateSealOptions } from './request-state.js';
 export { InputRounds, type InputRoundsOptions } from './input-rounds.js';
 export {

@@ -9,11 +9,17 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { CallEnvironment, PluginHost } from '../host/index.js';
+import type { CacheHint, CallEnvironment, CatalogList, PluginHost } from '../host/index.js';
 import { errors } from '../host/index.js';
 import { AdmissionRefused, type Release, type RequestAdmission } from './admission.js';
 import type { AgentStreams } from './agent-streams.js';
-import { type CacheHints, type CacheHintsOf, PRIVATE_UNCACHED, toCacheHint } from './cache-hints.js';
+import {
+  type CacheHints,
+  type CacheHintsOf,
+  PRIVATE_UNCACHED,
+  stricterHints,
+  toCacheHint,
+} from './cache-hints.js';
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
 import type { Escalation, InputRounds } from './input-rounds.js';
 import { withClientErrorCodes } from './client-error-codes.js';
@@ -44,9 +50,12 @@ export interface ServerFactoryOptions extends WireErrorOptions {
   builtinResources?: readonly BuiltinResource[];
   /** Multi round-trip requests of modern clients. */
   rounds: InputRounds;
-  /** Each plugin's caching hints for modern clients (its resource reads). */
+  /** Each plugin's configured caching hints for modern clients (its resource reads). */
   cacheHints: CacheHintsOf;
-  /** The hints of the lists, which gather every plugin's entries (see `combinedHints`). */
+  /**
+   * The configured hints of the lists, which gather every plugin's entries (see `combinedHints`); what the
+   * plugins' sources say of their lists can only make them stricter. Also those of `server/discover`.
+   */
   listHints: CacheHints;
   /** Opens the tools of one agent stream (the planner's view). */
   openTools(stream: { id: string; principal: string }): ToolService;
@@ -86,20 +95,14 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   const { host } = options;
   const { era, connection } = binding;
   const modern = era === 'modern';
-  const listHints = toCacheHint(options.listHints);
   const tasks = modern ? options.tasks : undefined;
   const server = new Server(
     { name: options.name, version: options.version },
     {
       capabilities: tasks ? { ...CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : CAPABILITIES,
       instructions: options.instructions,
-      cacheHints: {
-        'tools/list': listHints,
-        'prompts/list': listHints,
-        'resources/list': listHints,
-        'resources/templates/list': listHints,
-        'server/discover': listHints,
-      },
+      // The lists and reads carry their own (below): what an upstream says of its lists changes as they do.
+      cacheHints: { 'server/discover': toCacheHint(options.listHints) },
     },
   );
   // Every entry (the stdio one, the HTTP handler, a session) connects the server it is given to its transport.
@@ -181,12 +184,29 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
     }
   };
 
-  /** A modern read result carries its plugin's caching hints; a 2025 result is left as it was. */
-  const withReadHints = (uri: string, result: ReadResourceResult, hints: CacheHints | undefined) => {
-    if (!modern) return result;
-    const owner = hints ?? options.cacheHints(host.ownerOfUri(uri) ?? '') ?? PRIVATE_UNCACHED;
-    return { ...result, ttlMs: owner.ttlMs, cacheScope: owner.scope };
+  /**
+   * A modern read result carries its plugin's configured caching hints, made stricter by those its source gave in
+   * the result itself (a 2026-07-28 upstream's); a 2025 result carries none, whatever the source sent.
+   */
+  const withReadHints = (
+    uri: string,
+    result: ReadResourceResult,
+    configured: CacheHints | undefined,
+  ): ReadResourceResult => {
+    const { ttlMs, cacheScope, ...rest } = result;
+    if (!modern) return rest;
+    const owner = configured ?? options.cacheHints(host.ownerOfUri(uri) ?? '') ?? PRIVATE_UNCACHED;
+    return { ...rest, ...toCacheHint(stricterHints(owner, [{ ttlMs, cacheScope } as CacheHint])) };
   };
+
+  /**
+   * A modern list carries the configured hints of the lists, made stricter by those the plugins' sources gave
+   * their own lists (an upstream's tools/list on the 2026-07-28 revision); a 2025 list carries none.
+   */
+  const withListHints = <R extends object>(list: CatalogList, result: R): R =>
+    modern
+      ? { ...result, ...toCacheHint(stricterHints(options.listHints, host.reportedHints(list))) }
+      : result;
 
   /**
    * A list handler that first waits for the plugins still loading their first catalogs (an upstream server
@@ -208,7 +228,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
     'tools/list',
     listing((_request: unknown, ctx: ServerContext) => {
       const listed = options.redactListing(toolsFor(ctx).listTools());
-      return { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] };
+      return withListHints('tools', { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] });
     }),
   );
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -247,16 +267,22 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   // A prefix-less plugin (another Foresight mounted as an upstream) may list one of these URIs too: ours win.
   server.setRequestHandler(
     'resources/list',
-    listing(() => ({
-      resources: [
-        ...[...builtins.values()].map((entry) => entry.resource),
-        ...options.redactResult(host.listResources().filter((resource) => !builtins.has(resource.uri))),
-      ],
-    })),
+    listing(() =>
+      withListHints('resources', {
+        resources: [
+          ...[...builtins.values()].map((entry) => entry.resource),
+          ...options.redactResult(host.listResources().filter((resource) => !builtins.has(resource.uri))),
+        ],
+      }),
+    ),
   );
   server.setRequestHandler(
     'resources/templates/list',
-    listing(() => ({ resourceTemplates: options.redactResult(host.listResourceTemplates()) })),
+    listing(() =>
+      withListHints('resourceTemplates', {
+        resourceTemplates: options.redactResult(host.listResourceTemplates()),
+      }),
+    ),
   );
   server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params;
@@ -283,7 +309,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   });
   server.setRequestHandler(
     'prompts/list',
-    listing(() => ({ prompts: options.redactResult(host.listPrompts()) })),
+    listing(() => withListHints('prompts', { prompts: options.redactResult(host.listPrompts()) })),
   );
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;

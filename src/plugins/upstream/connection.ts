@@ -17,6 +17,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import {
+  type CacheHint,
+  type CatalogCacheHints,
   type CatalogKind,
   type Logger,
   type RequestContext,
@@ -36,6 +38,8 @@ export interface UpstreamCatalogs {
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
+  /** The caching hints the server gave each list (a 2026-07-28 server's `ttlMs` / `cacheScope`). */
+  hints: CatalogCacheHints;
 }
 
 export const EMPTY_CATALOGS: UpstreamCatalogs = {
@@ -43,7 +47,16 @@ export const EMPTY_CATALOGS: UpstreamCatalogs = {
   resources: [],
   resourceTemplates: [],
   prompts: [],
+  hints: {},
 };
+
+/**
+ * The caching hints on a result of the server, as the SDK client passes them through (it keeps unknown fields):
+ * a 2026-07-28 server's `ttlMs` and `cacheScope`; none from a 2025 server. Checked where they are used.
+ */
+function cacheHintOf(result: { ttlMs?: unknown; cacheScope?: unknown }): CacheHint {
+  return { ttlMs: result.ttlMs, cacheScope: result.cacheScope } as CacheHint;
+}
 
 export interface ConnectionEvents {
   /** A catalog was read again after the server said it changed. */
@@ -371,19 +384,33 @@ export class UpstreamConnection {
     // which callTool validates structured output against).
     const options = { ...(signal ? { signal } : {}), ...NO_SDK_TIMEOUT, cacheMode: 'refresh' as const };
     // The SDK walks every page (up to the client's listMaxPages) when asked without a cursor.
+    const hints: CatalogCacheHints = {};
+    /** Keeps the hints the server gave a list, and gives its entries. */
+    const entries = <T>(list: keyof CatalogCacheHints, result: object, items: T[]): T[] => {
+      hints[list] = cacheHintOf(result);
+      return items;
+    };
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
       caps.tools
         ? client.listTools(undefined, options).then((r) =>
-            withTaskSupport(asDescriptors(r.tools), {
+            withTaskSupport(asDescriptors(entries('tools', r, r.tools)), {
               serverOffersTasks: offersTasks(caps),
               ...(this.target.tasks ? { configured: this.target.tasks } : {}),
             }),
           )
         : [],
-      caps.resources ? client.listResources(undefined, options).then((r) => r.resources) : [],
-      caps.resources ? client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates) : [],
-      caps.prompts ? client.listPrompts(undefined, options).then((r) => r.prompts) : [],
+      caps.resources
+        ? client.listResources(undefined, options).then((r) => entries('resources', r, r.resources))
+        : [],
+      caps.resources
+        ? client
+            .listResourceTemplates(undefined, options)
+            .then((r) => entries('resourceTemplates', r, r.resourceTemplates))
+        : [],
+      caps.prompts
+        ? client.listPrompts(undefined, options).then((r) => entries('prompts', r, r.prompts))
+        : [],
     ]);
-    return { tools, resources, resourceTemplates, prompts };
+    return { tools, resources, resourceTemplates, prompts, hints };
   }
 }

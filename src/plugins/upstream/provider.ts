@@ -233,6 +233,8 @@ export function createUpstreamProvider(
     subscribe: (uri, rc) => subscription(uri, rc, true),
     unsubscribe: (uri, rc) => subscription(uri, rc, false),
     prompts: () => supervisor.catalogs().prompts,
+    // What the server said of its lists (and, on a read's own result, of that read) bounds what Foresight says.
+    catalogHints: () => supervisor.catalogs().hints,
     getPrompt: (name, args, rc) =>
       during(rc, () =>
         relayed(
