@@ -22,12 +22,33 @@ export interface Endpoint {
 
 const STDERR_TAIL_CHARS = 4000;
 
+export interface BenchClientOptions {
+  /**
+   * Declares form elicitation and accepts every question with `{ ok: true }`, counting them in `asked.count`;
+   * default none (the client declares no capabilities).
+   */
+  elicitation?: { asked: { count: number } };
+}
+
 /** A bench client for `era`: the default options for legacy, a pin (no fallback) for modern. */
-export function createBenchClient(era: BenchEra): Client {
-  return new Client(
+export function createBenchClient(era: BenchEra, options: BenchClientOptions = {}): Client {
+  const client = new Client(
     { name: 'foresight-bench', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
+    {
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {}),
+      ...(options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  const { elicitation } = options;
+  if (elicitation) {
+    // The same handler answers a 2025 elicitation/create request and a 2026-07-28 input_required round
+    // (the client's auto-fulfilment dispatches the embedded request to it, then retries the call).
+    client.setRequestHandler('elicitation/create', () => {
+      elicitation.asked.count += 1;
+      return Promise.resolve({ action: 'accept' as const, content: { ok: true } });
+    });
+  }
+  return client;
 }
 
 /** Throws unless the connection landed on `era`: a cell must measure the era it is named for. */
@@ -41,6 +62,7 @@ export async function startEndpoint(
   args: readonly string[],
   cwd: string,
   era: BenchEra = 'legacy',
+  clientOptions: BenchClientOptions = {},
 ): Promise<Endpoint> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -58,7 +80,7 @@ export async function startEndpoint(
   });
   // A modern pin probes with server/discover on a short-lived sibling process first (the SDK's stdio
   // transport does that so a legacy-only server's one process is not spent): connectMs includes it.
-  const client = createBenchClient(era);
+  const client = createBenchClient(era, clientOptions);
   const startedAt = performance.now();
   try {
     await client.connect(transport);

@@ -1,9 +1,10 @@
 // The upstream proxy bench: what a hop through a proxy costs on server-everything's echo, every side side by
 // side in one rotation, and whether a hung upstream delays Foresight's tools/list.
 import { addCpuNs, processCpuNs } from './cpu.js';
-import type { Endpoint } from './endpoint.js';
+import type { BenchEra, Endpoint } from './endpoint.js';
 import { type CallTarget, runCallRotation, runListRounds } from './measure.js';
 import { findDescendant } from './process-tree.js';
+import { measureMrtr } from './upstream-mrtr.js';
 import { callSide, listSide } from './report.js';
 import { median } from './stats.js';
 import {
@@ -13,6 +14,7 @@ import {
   HUNG_NEEDLE,
   type SideStarter,
   startBridge,
+  startBridgeV1,
   startDirect,
   startForesightHttp,
   startForesightStdio,
@@ -35,39 +37,73 @@ interface SideSpec {
   key: UpstreamSideKey;
   label: string;
   tool: string;
-  start(starter: SideStarter, label: string): Promise<Endpoint>;
+  /** The client eras its server speaks: server-everything (side a) and the SDK 1.x bridge are 2025 only. */
+  eras: readonly BenchEra[];
+  start(starter: SideStarter, label: string, era: BenchEra): Promise<Endpoint>;
 }
 
-/** The sides in rotation order; the planner-off side only when asked for. */
+const BOTH: readonly BenchEra[] = ['legacy', 'modern'];
+const LEGACY: readonly BenchEra[] = ['legacy'];
+
+/** The kinds of side in rotation order; the planner-off and SDK 1.x bridge sides only when asked for. */
 function sideSpecs(settings: UpstreamBenchSettings): SideSpec[] {
+  const optional = (wanted: boolean, spec: SideSpec) => (wanted ? [spec] : []);
   return [
-    { key: 'direct', label: 'a direct', tool: 'echo', start: startDirect },
-    { key: 'bridge', label: 'b naive bridge', tool: 'echo', start: startBridge },
+    { key: 'direct', label: 'a direct', tool: 'echo', eras: LEGACY, start: startDirect },
+    ...optional(settings.bridgeV1Side, {
+      key: 'bridgeV1',
+      label: 'b naive bridge, SDK 1.x',
+      tool: 'echo',
+      eras: LEGACY,
+      start: startBridgeV1,
+    }),
+    { key: 'bridge', label: 'b naive bridge', tool: 'echo', eras: BOTH, start: startBridge },
     {
       key: 'foresight',
       label: 'c Foresight',
       tool: FORESIGHT_ECHO_TOOL,
-      start: (starter, label) => startForesightStdio(starter, label, 'upstream-foresight'),
+      eras: BOTH,
+      start: (starter, label, era) =>
+        startForesightStdio(starter, label, `upstream-foresight-${era}`, { era }),
     },
-    ...(settings.plannerOffSide
-      ? [
-          {
-            key: 'foresightPlannerOff',
-            label: 'c Foresight, planner off',
-            tool: FORESIGHT_ECHO_TOOL,
-            start: (starter, label) =>
-              startForesightStdio(starter, label, 'upstream-foresight-planner-off', { plannerOff: true }),
-          } satisfies SideSpec,
-        ]
-      : []),
+    ...optional(settings.plannerOffSide, {
+      key: 'foresightPlannerOff',
+      label: 'c Foresight, planner off',
+      tool: FORESIGHT_ECHO_TOOL,
+      eras: BOTH,
+      start: (starter, label, era) =>
+        startForesightStdio(starter, label, `upstream-foresight-planner-off-${era}`, {
+          era,
+          plannerOff: true,
+        }),
+    }),
     {
       key: 'foresightHttp',
       label: 'd Foresight HTTP',
       tool: FORESIGHT_ECHO_TOOL,
-      start: (starter, label) => startForesightHttp(starter, label, 'upstream-foresight-http'),
+      eras: BOTH,
+      start: (starter, label, era) =>
+        startForesightHttp(starter, label, `upstream-foresight-http-${era}`, era),
     },
-    { key: 'mcpProxy', label: 'd mcp-proxy HTTP', tool: 'echo', start: startMcpProxy },
+    { key: 'mcpProxy', label: 'd mcp-proxy HTTP', tool: 'echo', eras: BOTH, start: startMcpProxy },
   ];
+}
+
+/** One measured side: a kind of side in one client era. */
+interface EraSide {
+  spec: SideSpec;
+  era: BenchEra;
+  label: string;
+}
+
+/** Every side in rotation order: the 2025-11-25 sides, then the 2026-07-28 ones. */
+function eraSides(settings: UpstreamBenchSettings): EraSide[] {
+  const specs = sideSpecs(settings);
+  return settings.eras.flatMap((era) =>
+    specs
+      .filter((spec) => spec.eras.includes(era))
+      .map((spec) => ({ spec, era, label: `${spec.label} (${era})` })),
+  );
 }
 
 type Log = (line: string) => void;
@@ -78,14 +114,13 @@ async function measureCalls(
   settings: UpstreamBenchSettings,
   log: Log,
 ): Promise<UpstreamCallSide[]> {
-  const specs = sideSpecs(settings);
-  const started: { spec: SideSpec; endpoint: Endpoint; toolListedMs: number }[] = [];
+  const started: (EraSide & { endpoint: Endpoint; toolListedMs: number })[] = [];
   try {
-    for (const spec of specs) {
-      const endpoint = await spec.start(starter, spec.label);
-      const side = { spec, endpoint, toolListedMs: 0 };
-      started.push(side);
-      side.toolListedMs = await waitForTool(endpoint, spec.tool);
+    for (const side of eraSides(settings)) {
+      const endpoint = await side.spec.start(starter, side.label, side.era);
+      const running = { ...side, endpoint, toolListedMs: 0 };
+      started.push(running);
+      running.toolListedMs = await waitForTool(endpoint, side.spec.tool);
     }
     // server-everything's own process on each side: the endpoint itself when called directly, else the
     // proxy's child; its CPU per call shows whether a proxy makes the upstream work more.
@@ -108,19 +143,23 @@ async function measureCalls(
       onRound: (round, roundMs) =>
         log(
           `round ${round + 1}/${settings.rounds}: ` +
-            started.map(({ spec }, i) => `${spec.key} ${(roundMs[i] ?? Number.NaN).toFixed(0)}`).join(', ') +
+            started
+              .map(({ spec, era }, i) => `${spec.key}/${era} ${(roundMs[i] ?? Number.NaN).toFixed(0)}`)
+              .join(', ') +
             ' ms',
         ),
     });
     const upstreamCpuAfter = upstreamPids.map(processCpuNs);
-    return started.map(({ spec, endpoint, toolListedMs }, i) => {
+    return started.map(({ spec, era, label, endpoint, toolListedMs }, i) => {
       const sideSamples = samples[i];
-      if (sideSamples === undefined) throw new Error(`no samples for ${spec.label}`);
-      const report = callSide(spec.label, sideSamples, endpoint.connectMs);
+      if (sideSamples === undefined) throw new Error(`no samples for ${label}`);
+      const report = callSide(label, sideSamples, endpoint.connectMs);
       const upstreamCpuNs = addCpuNs(0, upstreamCpuBefore[i], upstreamCpuAfter[i]);
       return {
         ...report,
         key: spec.key,
+        era,
+        protocolVersion: endpoint.client.getNegotiatedProtocolVersion() ?? 'unknown',
         toolListedMs,
         upstreamCpuUsPerCall: upstreamCpuNs === undefined ? undefined : upstreamCpuNs / 1000 / report.calls,
       };
@@ -205,12 +244,13 @@ export async function measureUpstreamProxy(
 ): Promise<UpstreamProxyReport> {
   log(
     `upstream proxy: server-everything echo, ${settings.warmupCalls} warm-up + ${settings.rounds} × ` +
-      `${settings.calls} calls per side, sides rotating`,
+      `${settings.calls} calls per side, sides rotating, client eras ${settings.eras.join(' and ')}`,
   );
   const sides = await measureCalls(starter, settings, log);
   log(
     `upstream proxy: tools/list with a hung upstream, ${settings.hungStarts} starts + ${settings.listCalls} lists`,
   );
   const hungListing = await measureHungListing(starter, settings, log);
-  return compareUpstreamSides(settings, sides, hungListing);
+  const mrtr = await measureMrtr(starter, settings.mrtr, log);
+  return compareUpstreamSides(settings, sides, hungListing, mrtr);
 }

@@ -10,15 +10,21 @@ import {
   table,
   version,
 } from './report.js';
+import type { BenchEra } from './endpoint.js';
 import { median } from './stats.js';
+import { type MrtrReport, formatMrtrReport } from './upstream-mrtr-report.js';
 import { EVERYTHING_PACKAGE } from './upstream-servers.js';
 import type { UpstreamBenchSettings } from './upstream-settings.js';
 
 export type UpstreamSideKey =
-  'direct' | 'bridge' | 'foresight' | 'foresightPlannerOff' | 'foresightHttp' | 'mcpProxy';
+  'direct' | 'bridgeV1' | 'bridge' | 'foresight' | 'foresightPlannerOff' | 'foresightHttp' | 'mcpProxy';
 
 export interface UpstreamCallSide extends CallSideReport {
   key: UpstreamSideKey;
+  /** The bench client's era on this side; a side is measured once per era its server speaks. */
+  era: BenchEra;
+  /** The version the bench client negotiated with the side. */
+  protocolVersion: string;
   /** From the end of initialize until the echo tool was listed (Foresight connects upstreams in the background). */
   toolListedMs: number;
   /**
@@ -52,6 +58,8 @@ export interface HungListingReport {
 }
 
 export interface UpstreamRatio extends CallRatios {
+  /** Both sides are in this client era. */
+  era: BenchEra;
   side: UpstreamSideKey;
   baseline: UpstreamSideKey;
   /** Where the issue sets one: the least `ratio` to meet. */
@@ -62,20 +70,30 @@ export interface UpstreamRatio extends CallRatios {
 export interface UpstreamProxyReport {
   settings: UpstreamBenchSettings;
   versions: { serverEverything: string; mcpProxy: string };
-  /** In rotation order. */
+  /** In rotation order: the 2025-11-25 sides, then the 2026-07-28 ones. */
   sides: UpstreamCallSide[];
+  /** Each between two sides of the same client era. */
   ratios: UpstreamRatio[];
   hungListing: HungListingReport;
+  /** The bridged MRTR round trip: an upstream tool that asks one elicitation per call. */
+  mrtr: MrtrReport;
 }
 
-/** The pairs compared: [side, baseline, target], each only when both sides ran. */
-function ratioPairs(settings: UpstreamBenchSettings): [UpstreamSideKey, UpstreamSideKey, number?][] {
+/** The pairs compared in `era`: [side, baseline, target], each only when both sides ran. */
+function ratioPairs(
+  settings: UpstreamBenchSettings,
+  era: BenchEra,
+): [UpstreamSideKey, UpstreamSideKey, number?][] {
+  const { foresightOverBridge, foresightHttpOverMcpProxy } = settings.targets;
   return [
     ['bridge', 'direct'],
-    ['foresight', 'bridge', settings.targets.foresightOverBridge],
+    ['bridgeV1', 'direct'],
+    ['bridge', 'bridgeV1'],
+    ['foresight', 'bridge', foresightOverBridge],
     ['foresight', 'direct'],
-    ['foresightPlannerOff', 'bridge', settings.targets.foresightOverBridge],
-    ['foresightHttp', 'mcpProxy', settings.targets.foresightHttpOverMcpProxy],
+    ['foresightPlannerOff', 'bridge', foresightOverBridge],
+    // The issue sets the HTTP target for the 2025 era, where mcp-proxy has always been measured.
+    ['foresightHttp', 'mcpProxy', era === 'legacy' ? foresightHttpOverMcpProxy : undefined],
     ['foresightHttp', 'foresight'],
   ];
 }
@@ -84,20 +102,24 @@ export function compareUpstreamSides(
   settings: UpstreamBenchSettings,
   sides: UpstreamCallSide[],
   hungListing: HungListingReport,
+  mrtr: MrtrReport,
 ): UpstreamProxyReport {
-  const byKey = new Map(sides.map((side) => [side.key, side]));
+  const byKey = new Map(sides.map((side) => [`${side.era}:${side.key}`, side]));
   const ratios: UpstreamRatio[] = [];
-  for (const [key, baselineKey, target] of ratioPairs(settings)) {
-    const side = byKey.get(key);
-    const baseline = byKey.get(baselineKey);
-    if (!side || !baseline) continue;
-    const ratio = callRatios(baseline, side);
-    ratios.push({
-      side: key,
-      baseline: baselineKey,
-      ...ratio,
-      ...(target === undefined ? {} : { target, targetMet: ratio.ratio >= target }),
-    });
+  for (const era of settings.eras) {
+    for (const [key, baselineKey, target] of ratioPairs(settings, era)) {
+      const side = byKey.get(`${era}:${key}`);
+      const baseline = byKey.get(`${era}:${baselineKey}`);
+      if (!side || !baseline) continue;
+      const ratio = callRatios(baseline, side);
+      ratios.push({
+        era,
+        side: key,
+        baseline: baselineKey,
+        ...ratio,
+        ...(target === undefined ? {} : { target, targetMet: ratio.ratio >= target }),
+      });
+    }
   }
   return {
     settings,
@@ -108,12 +130,13 @@ export function compareUpstreamSides(
     sides,
     ratios,
     hungListing,
+    mrtr,
   };
 }
 
 export function formatUpstreamReport(report: UpstreamProxyReport): string {
   const { settings, sides, ratios, hungListing } = report;
-  const labelOf = new Map(sides.map((side) => [side.key, side.label]));
+  const labelOf = new Map(sides.map((side) => [side.key, side.label.replace(/ \((legacy|modern)\)$/, '')]));
   const range = (values: readonly number[]) =>
     `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
   const startRow = (label: string, samples: readonly UpstreamStartSample[]) => [
@@ -128,9 +151,10 @@ export function formatUpstreamReport(report: UpstreamProxyReport): string {
       `${settings.rounds} rounds × ${settings.calls} sequential calls per side, sides rotating, ` +
       `after ${settings.warmupCalls} warm-up calls per side`,
     table(
-      ['side', 'calls/s', 'per round', 'p50 ms', 'p99 ms', 'CPU µs/call', 'upstream CPU µs/call'],
+      ['side', 'version', 'calls/s', 'per round', 'p50 ms', 'p99 ms', 'CPU µs/call', 'upstream CPU µs/call'],
       sides.map((side) => [
         side.label,
+        side.protocolVersion,
         side.callsPerSec.toFixed(0),
         range(side.roundCallsPerSec),
         fixed(side.latency.p50Ms),
@@ -139,12 +163,15 @@ export function formatUpstreamReport(report: UpstreamProxyReport): string {
         side.key === 'direct' ? '(same)' : cpuCell(side.upstreamCpuUsPerCall, 1),
       ]),
     ),
-    '(CPU: the process the client talks to; upstream: server-everything behind it)',
+    '(CPU: the process the client talks to; upstream: server-everything behind it. Each side runs in every ' +
+      'client era its server speaks: server-everything itself (a) only 2025-11-25; behind a proxy it is always ' +
+      'spoken to on 2025-11-25)',
     '',
     table(
-      ['ratio', 'calls/s', 'median round', 'from p50s', 'CPU', 'target'],
+      ['ratio', 'era', 'calls/s', 'median round', 'from p50s', 'CPU', 'target'],
       ratios.map((r) => [
         `${labelOf.get(r.side)} / ${labelOf.get(r.baseline)}`,
+        r.era,
         r.ratio.toFixed(3),
         r.medianRoundRatio.toFixed(3),
         r.p50Ratio.toFixed(3),
@@ -176,5 +203,7 @@ export function formatUpstreamReport(report: UpstreamProxyReport): string {
       `first tools/list median ${hungListing.medianFirstListRatio.toFixed(3)}; ` +
       `same tool names: ${hungListing.sameToolNames ? 'yes' : 'NO'}; ` +
       `hung upstream still running: ${hungListing.hungRunning ? 'yes' : 'NO'}`,
+    '',
+    formatMrtrReport(report.mrtr),
   ].join('\n');
 }

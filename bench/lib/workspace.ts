@@ -11,6 +11,8 @@ const SERVER_SOURCES = [
   'bench/servers/raw-echo-http.ts',
   'bench/servers/raw-echo-server.ts',
   'bench/servers/naive-bridge.ts',
+  'bench/servers/naive-bridge-v1.ts',
+  'bench/servers/ask-once.ts',
   'bench/fixtures/echo-plugin.ts',
   'bench/fixtures/echo-tools.ts',
   // The raw server's 2025 sessions resume streams as Foresight's do, with the same store.
@@ -23,8 +25,12 @@ export interface BenchWorkspace {
   rawServer: string;
   /** The raw SDK v2 server over Streamable HTTP (both eras), as plain ESM. */
   rawHttpServer: string;
-  /** The naive one-hop proxy of the upstream bench, as plain ESM. */
+  /** The naive one-hop proxy of the upstream bench (SDK v2), as plain ESM. */
   naiveBridge: string;
+  /** The same proxy on SDK 1.x, as earlier runs measured it, as plain ESM. */
+  naiveBridgeV1: string;
+  /** The MRTR round trip's upstream: one tool that asks one elicitation (SDK v2), as plain ESM. */
+  askServer: string;
   /** The echo plugin module, as plain ESM. */
   echoPlugin: string;
   /** Writes `text` to `file` in the workspace; returns its path. */
@@ -69,6 +75,8 @@ export async function createWorkspace(): Promise<BenchWorkspace> {
     rawServer: outOf('bench/servers/raw-echo.ts'),
     rawHttpServer: outOf('bench/servers/raw-echo-http.ts'),
     naiveBridge: outOf('bench/servers/naive-bridge.ts'),
+    naiveBridgeV1: outOf('bench/servers/naive-bridge-v1.ts'),
+    askServer: outOf('bench/servers/ask-once.ts'),
     echoPlugin,
     writeText,
     async writeConfig(file, tables, count) {
