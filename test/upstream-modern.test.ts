@@ -13,6 +13,10 @@ import { parseConfig } from '../src/config/index.js';
 import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
 
 const MODERN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/upstreams/modern.mjs');
+const STRICT = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'fixtures/upstreams/strict-legacy.mjs',
+);
 
 let http: ChildProcess | undefined;
 let url = '';
@@ -177,5 +181,27 @@ describe('the protocol option', () => {
     expect(records).toContainEqual(
       expect.objectContaining({ msg: 'upstream: connected', protocolVersion: '2025-11-25' }),
     );
+  });
+
+  it('auto, with a spawned server that exits on the server/discover probe: tries the handshake at once, and keeps to it', async () => {
+    const records: Record<string, unknown>[] = [];
+    const config = parseConfig(
+      ['[plugins.strict]', 'use = "upstream"', `command = ["node", ${JSON.stringify(STRICT)}]`].join('\n'),
+      '/proj/foresight.toml',
+      '/proj',
+    );
+    connected = await connect({ config, planner: { enabled: false }, logger: createMemoryLogger(records) });
+
+    // The first listing waits for the first connect, the fallback included: no backoff in between.
+    const { tools } = await connected.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['strict__hello']);
+    expect(textOf(await connected.client.callTool({ name: 'strict__hello', arguments: {} }))).toBe('hello');
+    expect(records).toContainEqual(
+      expect.objectContaining({ msg: 'upstream: connected', protocolVersion: '2025-11-25' }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({ msg: expect.stringMatching(/exited on the server\/discover probe/) }),
+    );
+    expect(records.filter((record) => record.msg === 'upstream: could not connect')).toEqual([]);
   });
 });

@@ -70,6 +70,12 @@ export class UpstreamSupervisor {
   #failures = 0;
   /** Set when a request found the session gone: the next connect is immediate and counts as no failure. */
   #renewing = false;
+  /**
+   * A server spawned under `protocol = "auto"` that exits during the first connect may be one that ends on any
+   * first request but `initialize` (the `server/discover` probe): it is tried once more at once on the 2025
+   * handshake, and spoken to that way from then on if that connects.
+   */
+  #handshakeFallback: 'untried' | 'trying' | 'legacy' | 'spent' = 'untried';
   /** Wakes whoever waits for the next state (a request waiting for a renewed session). */
   #changed = deferred();
   /** Resolved when the first attempt to connect is over: connected (its catalogs announced), failed, or stopped. */
@@ -307,7 +313,9 @@ export class UpstreamSupervisor {
       const stderr = this.#target.kind === 'stdio' ? new StderrTail(this.#target.secrets) : undefined;
       try {
         connection = await UpstreamConnection.open(
-          this.#target,
+          this.#handshakeFallback === 'trying' || this.#handshakeFallback === 'legacy'
+            ? { ...this.#target, protocol: '2025-11-25' }
+            : this.#target,
           this.#logger,
           this.#events,
           attempt.signal,
@@ -315,6 +323,7 @@ export class UpstreamSupervisor {
         );
       } catch (error) {
         if (stopping.aborted) return;
+        if (this.#tryHandshakeFallback(stderr)) continue;
         this.#renewing = false;
         this.#failures += 1;
         this.#setState(this.#restarting(startFailure(error, this.#target, stderr)));
@@ -329,6 +338,13 @@ export class UpstreamSupervisor {
         return;
       }
       this.#renewing = false;
+      if (this.#handshakeFallback === 'trying') {
+        this.#handshakeFallback = 'legacy';
+        this.#logger.warn(
+          { protocolVersion: '2025-11-25' },
+          'upstream: the server exited on the server/discover probe and answered the 2025-11-25 handshake; it is spoken to on 2025-11-25 from now on (set protocol = "2025-11-25" to skip the probe)',
+        );
+      }
       this.#setState({ kind: 'connected', connection, since: Date.now() });
       this.#logger.info(
         {
@@ -348,6 +364,19 @@ export class UpstreamSupervisor {
       this.#markLost(connection, this.#lossOf(connection));
       await this.#waitToRestart('upstream: lost');
     }
+  }
+
+  /**
+   * Whether to try the 2025 handshake at once after a failed connect: once, for a spawned server under `auto`
+   * whose process ended while connecting. A second failure is reported as any other (and `auto` stays).
+   */
+  #tryHandshakeFallback(stderr: StderrTail | undefined): boolean {
+    if (this.#handshakeFallback === 'trying') this.#handshakeFallback = 'spent';
+    if (this.#handshakeFallback !== 'untried') return false;
+    const auto = this.#target.kind === 'stdio' && (this.#target.protocol ?? 'auto') === 'auto';
+    if (!auto || stderr?.exit === undefined) return false;
+    this.#handshakeFallback = 'trying';
+    return true;
   }
 
   /** Why a connection that was up is gone: as a request found it, else how the server's process ended. */
