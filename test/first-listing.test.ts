@@ -67,6 +67,20 @@ describe('the first listing after start', () => {
     expect(c.host.plugins.catalogsSettled).toBe(true);
   });
 
+  it('answers a tools/call made before any listing once a slow upstream has connected, not as an unknown tool', async () => {
+    const c = await mount(await slowUpstream('slow', 1_000));
+    expect(c.host.plugins.catalogsSettled).toBe(false);
+
+    const answer = await c.client.callTool({ name: 'slow__read', arguments: { tag: 'early' } });
+
+    expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+    expect((answer.content as { text: string }[])[0]?.text).toMatch(/^read early by \d+$/);
+    // A tool that no plugin serves is still unknown, once they have settled.
+    await expect(c.client.callTool({ name: 'slow__nothing', arguments: {} })).rejects.toThrow(
+      /unknown tool "slow__nothing"/,
+    );
+  });
+
   it('holds resources/list, resources/templates/list and prompts/list too', async () => {
     const c = await mount([
       '[plugins.ev]',

@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { CacheHint, CallEnvironment, CatalogList, PluginHost } from '../host/index.js';
-import { errors } from '../host/index.js';
+import { errors, isForesightError } from '../host/index.js';
 import { AdmissionRefused, type Release, type RequestAdmission } from './admission.js';
 import type { AgentStreams } from './agent-streams.js';
 import {
@@ -231,6 +231,21 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       return withListHints('tools', { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] });
     }),
   );
+  /**
+   * Runs a tool call; one that finds no such tool while plugins still load their first catalogs (an upstream
+   * connecting) runs again once they have, so a client that calls a tool it knows without listing first finds
+   * it, as the first listing would have. Once settled, the call runs as it is: no promise is added.
+   */
+  const onceSettled = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (host.catalogsSettled) return call();
+    try {
+      return await call();
+    } catch (error) {
+      if (!isForesightError(error) || error.code !== errors.toolNotFound.code) throw error;
+      await host.settle();
+      return call();
+    }
+  };
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const tools = toolsFor(ctx);
@@ -248,7 +263,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
         result = await withInput(
           ctx,
           { method: 'tools/call', name, args: args ?? {} },
-          (env) => tools.callTool(name, args ?? {}, env),
+          (env) => onceSettled(() => tools.callTool(name, args ?? {}, env)),
           escalation,
         );
       } finally {
