@@ -44,6 +44,8 @@ describe('foresight check and tool rules', () => {
       'rule  [[enrich]] #2 (line 9): name, hide → workspace__read_file as workspace__read\n',
     );
     expect(run.stdout).toMatch(/config is valid: 1 plugin, 2 tools/);
+    // The plugin's own count beside what its rules leave published.
+    expect(run.stdout).toMatch(/^ok {2}workspace \(workspace\), prefix "workspace", 4 tools, 2 published$/m);
   });
 
   it('fails on a tools glob that matches nothing, naming the file and line', async () => {
@@ -59,7 +61,9 @@ describe('foresight check and tool rules', () => {
     const problem = `${config}:4: [[enrich]] #1: tools glob "workspace__write_*" matches no tool`;
     expect(run.stdout).toContain(`fail  ${problem}\n`);
     expect(run.stdout).not.toMatch(/config is valid/);
-    expect(run.stderr).toContain(`1 tool rule matches nothing:\n  ${problem}`);
+    // Said once, on stdout; the exit reason points there.
+    expect(run.stderr).toContain('1 tool rule matches nothing (the fail lines above)');
+    expect(run.stderr).not.toContain(problem);
   });
 
   it('fails on a deny glob and a parameter name that match nothing, each with its line', async () => {

@@ -229,7 +229,11 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       for (const m of mounted) {
         const { state, detail } = m.health;
         const mark = state === 'ready' ? 'ok' : 'fail';
-        const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${m.tools} tools`;
+        // The tool rules and [[enrich]] drops may publish fewer tools than the plugin serves: both are shown.
+        const published = host.tools.listedOf(m.name).length;
+        const counted =
+          published === m.tools ? `${m.tools} tools` : `${m.tools} tools, ${published} published`;
+        const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${counted}`;
         const why =
           state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
         print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
@@ -247,10 +251,10 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       for (const { message } of failed) print(process.stdout, `fail  ${message}\n`);
       // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
       if (failed.length) throw new CliError(`${count(failed.length, 'tool')} failed enrichment`, 1);
-      // A typo in a rule that drops or hides something must not pass as a valid config.
+      // A typo in a rule that drops or hides something must not pass as a valid config. Each is listed above.
       if (rules.problems.length)
         throw new CliError(
-          `${count(rules.problems.length, 'tool rule')} ${rules.problems.length === 1 ? 'matches' : 'match'} nothing:\n  ${rules.problems.join('\n  ')}`,
+          `${count(rules.problems.length, 'tool rule')} ${rules.problems.length === 1 ? 'matches' : 'match'} nothing (the fail lines above)`,
           1,
         );
       const down = mounted.filter((m) => m.health.state !== 'ready');
