@@ -51,12 +51,16 @@ const CAPABILITY_MISSING_CODE = -32021;
  * as a task, not read a tool failure. Undefined for any other failure.
  */
 export function tasksRefusal(error: unknown, tool: string): Error | undefined {
-  if (!(error instanceof ProtocolError) || Number(error.code) !== CAPABILITY_MISSING_CODE) return undefined;
+  return refusedForTasks(error) ? errors.capabilityMissing('tasks', `tool "${tool}"`) : undefined;
+}
+
+/** Whether the server refused a request because it did not declare the tasks extension (-32021 naming it). */
+export function refusedForTasks(error: unknown): boolean {
+  if (!(error instanceof ProtocolError) || Number(error.code) !== CAPABILITY_MISSING_CODE) return false;
   const data: unknown = error.data;
-  if (!isRecord(data) || !isRecord(data.requiredCapabilities)) return undefined;
+  if (!isRecord(data) || !isRecord(data.requiredCapabilities)) return false;
   const extensions = data.requiredCapabilities.extensions;
-  if (!isRecord(extensions) || extensions[TASKS_EXTENSION] === undefined) return undefined;
-  return errors.capabilityMissing('tasks', `tool "${tool}"`);
+  return isRecord(extensions) && extensions[TASKS_EXTENSION] !== undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
