@@ -41,7 +41,7 @@ function methodsSentTo(url: string): string[] {
  */
 async function mount(
   asked: string[],
-  content: Record<string, unknown>,
+  content: Record<string, string | number | boolean | string[]>,
   table: string[] = [],
 ): Promise<Connected & { sent: string[] }> {
   const url = await serveFixtures();
@@ -111,5 +111,29 @@ describe("a 2026-07-28 upstream's task-only tool", () => {
     // One call, as a task at once; the answer went to the task.
     expect(sent.filter((method) => method === 'tools/call')).toHaveLength(1);
     expect(sent).toContain('tasks/update');
+  });
+
+  it("cancels the upstream's task when the agent cancels its call", async () => {
+    const { client, sent } = await mount([], {}, ['tasks = { slow_compute = "required" }']);
+    const agent = new AbortController();
+    const call = client.callTool(
+      { name: 'up__slow_compute', arguments: { seconds: 30 } },
+      { signal: agent.signal },
+    );
+    await vi.waitFor(() => expect(sent).toContain('tasks/get'), { timeout: 5_000, interval: 20 });
+    agent.abort(new Error('the agent gave up'));
+    await expect(call).rejects.toThrow('the agent gave up');
+    await vi.waitFor(() => expect(sent).toContain('tasks/cancel'), { timeout: 5_000, interval: 20 });
+  });
+
+  it("cancels the upstream's task when the call's deadline passes", async () => {
+    const { client, sent } = await mount([], {}, [
+      'deadline_ms = 800',
+      'tasks = { slow_compute = "required" }',
+    ]);
+    const answer = await client.callTool({ name: 'up__slow_compute', arguments: { seconds: 30 } });
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toContain('800');
+    await vi.waitFor(() => expect(sent).toContain('tasks/cancel'), { timeout: 5_000, interval: 20 });
   });
 });
