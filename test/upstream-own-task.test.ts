@@ -136,4 +136,13 @@ describe("a 2026-07-28 upstream's task-only tool", () => {
     expect(textOf(answer)).toContain('800');
     await vi.waitFor(() => expect(sent).toContain('tasks/cancel'), { timeout: 5_000, interval: 20 });
   });
+
+  it("answers a task the server failed with the server's error", async () => {
+    // The fixture asks for roots, which this agent lacks: the server fails its task with -32021.
+    const { client, sent } = await mount([], {}, ['tasks = { protocol_error_job = "required" }']);
+    const answer = await client.callTool({ name: 'up__protocol_error_job', arguments: {} });
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toContain('roots');
+    expect(sent).toContain('tasks/get');
+  });
 });
