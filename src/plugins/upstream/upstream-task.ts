@@ -16,7 +16,7 @@ import {
 import * as z from 'zod';
 import type { RequestContext } from '../../host/index.js';
 import { UpstreamConnection } from './connection.js';
-import { OFFERED_CAPABILITIES } from './input-bridge.js';
+import { OFFERED_CAPABILITIES, capabilitiesMeta } from './input-bridge.js';
 import { type InputRequest, type InputRound, answerInputRequests } from './input-relay.js';
 import { TASKS_EXTENSION, offersTasks } from './task-support.js';
 
@@ -45,6 +45,8 @@ export type TaskCallAnswer = { task: UpstreamTask; client: Client } | { result: 
 
 /** Polling when the server suggests no interval; its own suggestion is never polled faster than. */
 const DEFAULT_POLL_MS = 1_000;
+/** Never polled faster than this, whatever the server suggests (0 would spin). */
+const MIN_POLL_MS = 10;
 /** A tasks/cancel sent after the agent's call ended is not waited on past this. */
 const CANCEL_TIMEOUT_MS = 5_000;
 /** Rounds of questions one task may ask before Foresight gives up on it, as the SDK's own round limit (10). */
@@ -189,7 +191,9 @@ async function untilEnded(
       for (const key of Object.keys(asked)) answered.add(key);
       await taskRequest(client, rc, 'tasks/update', { taskId: task.taskId, inputResponses });
     } else {
-      await pause(task.pollIntervalMs ?? DEFAULT_POLL_MS, undefined, { signal: rc.signal });
+      await pause(Math.max(task.pollIntervalMs ?? DEFAULT_POLL_MS, MIN_POLL_MS), undefined, {
+        signal: rc.signal,
+      });
     }
     task = await getTask(client, rc, task.taskId);
   }
@@ -239,7 +243,10 @@ async function getTask(client: Client, rc: RequestContext, taskId: string): Prom
   return task.data;
 }
 
-/** A request of the extension: each one declares it again, as 2026-07-28 capabilities hold per request. */
+/**
+ * A request of the extension: each one declares it again, with what the agent can answer, as 2026-07-28
+ * capabilities hold per request.
+ */
 function taskRequest(
   client: Client,
   rc: RequestContext,
@@ -247,7 +254,7 @@ function taskRequest(
   params: Record<string, unknown>,
 ): Promise<unknown> {
   return client.request(
-    { method, params: { ...params, _meta: declaringTasks(undefined) } },
+    { method, params: { ...params, _meta: declaringTasks(capabilitiesMeta(rc)) } },
     AcknowledgedSchema,
     UpstreamConnection.requestOptions(rc),
   );
