@@ -1,10 +1,11 @@
 // Tasks through an upstream: a Foresight mounting another (the task plugin served over HTTP, 2026-07-28 pinned)
 // owns the task towards its client. It learns that the upstream's tools may run long from the tasks extension the
 // upstream declares (the modern wire lists no task support), runs the upstream call as a task of its own, and never
-// asks the upstream for one; a tool that runs only as a task upstream is refused with -32021 as its own.
+// asks the upstream for one, but for a tool that runs only as a task upstream: the upstream's own task is followed.
 import { describe, expect, it } from 'vitest';
 import {
   WITHOUT_TASKS,
+  type WireTask,
   callJob,
   createdTask,
   getTask,
@@ -32,7 +33,7 @@ describe('a task-capable tool of a 2026-07-28 upstream', () => {
     expect(resultText(done.result)).toBe('done: u');
   });
 
-  it('answers a client without the tasks extension directly, and refuses a task-only tool with -32021', async () => {
+  it('answers a client without the tasks extension directly, a task-only tool too (the upstream’s task followed)', async () => {
     const inner = await serveTasks({ afterMs: 0 });
     const outer = await serveThrough(inner.url);
 
@@ -40,10 +41,9 @@ describe('a task-capable tool of a 2026-07-28 upstream', () => {
     expect(direct.response?.result).toMatchObject({ resultType: 'complete' });
     expect(direct.response?.result).not.toHaveProperty('taskId');
 
-    const refused = await callJob(outer, 'only_task', {}, WITHOUT_TASKS);
-    expect(refused.response?.error).toMatchObject({
-      code: -32021,
-      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
-    });
+    // The upstream refuses a plain call of it; the outer calls it again as a task and polls it to its result.
+    const followed = await callJob(outer, 'only_task', {}, WITHOUT_TASKS);
+    expect(followed.response?.result).toMatchObject({ resultType: 'complete' });
+    expect(resultText(followed.response?.result as WireTask['result'])).toBe('only_task: done');
   });
 });

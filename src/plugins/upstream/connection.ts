@@ -26,7 +26,7 @@ import {
   describeThrown,
 } from '../../host/index.js';
 import type { UpstreamProtocol, UpstreamTarget } from './options.js';
-import { type AskedBy, askAgent, inputKeyOf } from './input-bridge.js';
+import { type AskedBy, OFFERED_CAPABILITIES, askAgent, inputKeyOf } from './input-bridge.js';
 import { ListenStream } from './listen-stream.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
@@ -214,7 +214,7 @@ export class UpstreamConnection {
     const client = new Client(
       { name: 'foresight', version: '0.1.0' },
       {
-        capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+        capabilities: OFFERED_CAPABILITIES,
         versionNegotiation: {
           mode: negotiationMode(target.protocol),
           probe: { timeoutMs: PROBE_TIMEOUT_MS },

@@ -42,6 +42,16 @@ function metaOf(params: unknown): Record<string, unknown> | undefined {
   return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
 }
 
+/**
+ * What Foresight's client offers every server (sampling, elicitation and roots are passed to the agent during a
+ * call); a request that names capabilities of its own in `_meta` starts from these when the agent's are unknown.
+ */
+export const OFFERED_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: {},
+  roots: { listChanged: true },
+};
+
 /** The capabilities Foresight relays; anything else the agent declares is not the upstream's to use. */
 const RELAYED = ['elicitation', 'sampling', 'roots'] as const;
 

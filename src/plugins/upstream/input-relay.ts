@@ -100,7 +100,7 @@ export async function relayRounds<R>(
   }
 }
 
-type InputRequest = { method: string; params?: unknown };
+export type InputRequest = { method: string; params?: unknown };
 
 /** Asks the agent every question of a round at once (they go out as one `input_required`), keyed as the server's. */
 async function answerRound(
@@ -113,6 +113,19 @@ async function answerRound(
     inputResponses: Object.fromEntries(entries.map(([key], i) => [key, responses[i]])),
     ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
   };
+}
+
+/**
+ * Asks the agent every question a server's task waits on (`inputRequests` of its `input_required` status), keyed as
+ * the server's, for the `inputResponses` of tasks/update.
+ */
+export async function answerInputRequests(
+  rc: RequestContext,
+  inputRequests: Record<string, InputRequest>,
+  roots?: Root[],
+): Promise<Record<string, unknown>> {
+  const round = await answerRound((key, request) => askOne(rc, key, request, roots), { inputRequests });
+  return round.inputResponses;
 }
 
 function askOne(rc: RequestContext, key: string, request: InputRequest, roots?: Root[]): Promise<unknown> {

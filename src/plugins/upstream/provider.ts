@@ -1,5 +1,10 @@
 // The upstream plugin's provider: lists the server's last good catalogs and forwards every call to it.
-import { type Client, LOG_LEVEL_META_KEY, type Root } from '@modelcontextprotocol/client';
+import {
+  type CallToolResult,
+  type Client,
+  LOG_LEVEL_META_KEY,
+  type Root,
+} from '@modelcontextprotocol/client';
 import {
   type CompletionRequest,
   type CompletionResult,
@@ -20,7 +25,8 @@ import {
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
 import { protocolFailure } from './protocol-failure.js';
 import { UpstreamSupervisor } from './supervisor.js';
-import { tasksRefusal } from './task-support.js';
+import { refusedForTasks, tasksRefusal } from './task-support.js';
+import { followTask, followsTasks, sendAsTask } from './upstream-task.js';
 
 export interface UpstreamProviderOptions {
   roots?: Root[];
@@ -134,6 +140,30 @@ export function createUpstreamProvider(
         ),
       options.roots,
     );
+  /** Whether the connection now is one whose tasks Foresight follows (a 2026-07-28 server offering them). */
+  const followable = (): boolean => {
+    const client = supervisor.current()?.client;
+    return client !== undefined && followsTasks(client);
+  };
+  /** A tool listed (or configured) as run only as a task, on a connection whose tasks Foresight follows. */
+  const taskRequired = (name: string): boolean =>
+    followable() &&
+    supervisor.catalogs().tools.find((tool) => tool.name === name)?.execution?.taskSupport === 'required';
+  /**
+   * Calls a tool declaring the tasks extension and follows the task the server makes of it to its end (its
+   * questions before the task is made are relayed as a plain call's are).
+   */
+  const callAsTask = async (
+    name: string,
+    args: Record<string, unknown>,
+    rc: RequestContext,
+    progressToken: string | undefined,
+  ): Promise<CallToolResult> => {
+    const answer = await relayed(rc, (client, answers, manual) =>
+      sendAsTask(client, { ...toolCall(client, rc, name, args, progressToken), ...answers }, rc, manual),
+    );
+    return 'result' in answer ? answer.result : followTask(answer.client, answer.task, rc, options.roots);
+  };
   const supervisor = new UpstreamSupervisor(
     target,
     logger,
@@ -192,14 +222,23 @@ export function createUpstreamProvider(
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
-        const result = await during(rc, () =>
-          relayed(rc, (client, answers, manual) =>
-            client.callTool(
-              { ...toolCall(client, rc, name, args, progressToken), ...answers },
-              { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
-            ),
-          ),
-        );
+        const result = await during(rc, async () => {
+          // A tool the server runs only as a task is not first called plainly, when the connection says so.
+          if (!taskRequired(name)) {
+            try {
+              return await relayed(rc, (client, answers, manual) =>
+                client.callTool(
+                  { ...toolCall(client, rc, name, args, progressToken), ...answers },
+                  { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
+                ),
+              );
+            } catch (error) {
+              // The server refused it for want of the extension: it is called again as a task, when it can be.
+              if (!refusedForTasks(error) || !followable()) throw error;
+            }
+          }
+          return callAsTask(name, args, rc, progressToken);
+        });
         const refused = refusalBehind(rc, result);
         if (refused !== undefined) throw refused;
         return result;

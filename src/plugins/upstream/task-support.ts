@@ -1,7 +1,9 @@
 // Which upstream tools Foresight may run as tasks of its own. Foresight owns the task towards its client and calls
-// the upstream plainly: the SDK client refuses a CreateTaskResult, so it never asks an upstream for one. Neither
-// era's wire says reliably which tools may run long (2026-07-28 drops `execution`, a 2025 Foresight hides it), so
-// the listing's `execution.taskSupport` is completed by what the server declares and by the `tasks` option.
+// the upstream plainly; only a tool a 2026-07-28 upstream runs solely as a task (it refuses a plain call, or the
+// `tasks` option says "required") is called as a task upstream, and that task followed to its end within the call
+// (upstream-task.ts). Neither era's wire says reliably which tools may run long (2026-07-28 drops `execution`, a
+// 2025 Foresight hides it), so the listing's `execution.taskSupport` is completed by what the server declares and
+// by the `tasks` option.
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { type ToolDescriptor, errors } from '../../host/index.js';
 
@@ -47,16 +49,21 @@ const CAPABILITY_MISSING_CODE = -32021;
 
 /**
  * The server's refusal of a call because the request did not declare the tasks extension, as Foresight's own
- * (-32021 naming the extension): Foresight never declares it upstream, so the client must learn the tool runs only
- * as a task, not read a tool failure. Undefined for any other failure.
+ * (-32021 naming the extension), when Foresight cannot follow the upstream's task (a 2025 server, or one that does
+ * not declare the extension): the client must learn the tool runs only as a task, not read a tool failure.
+ * Undefined for any other failure.
  */
 export function tasksRefusal(error: unknown, tool: string): Error | undefined {
-  if (!(error instanceof ProtocolError) || Number(error.code) !== CAPABILITY_MISSING_CODE) return undefined;
+  return refusedForTasks(error) ? errors.capabilityMissing('tasks', `tool "${tool}"`) : undefined;
+}
+
+/** Whether the server refused a request because it did not declare the tasks extension (-32021 naming it). */
+export function refusedForTasks(error: unknown): boolean {
+  if (!(error instanceof ProtocolError) || Number(error.code) !== CAPABILITY_MISSING_CODE) return false;
   const data: unknown = error.data;
-  if (!isRecord(data) || !isRecord(data.requiredCapabilities)) return undefined;
+  if (!isRecord(data) || !isRecord(data.requiredCapabilities)) return false;
   const extensions = data.requiredCapabilities.extensions;
-  if (!isRecord(extensions) || extensions[TASKS_EXTENSION] === undefined) return undefined;
-  return errors.capabilityMissing('tasks', `tool "${tool}"`);
+  return isRecord(extensions) && extensions[TASKS_EXTENSION] !== undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
