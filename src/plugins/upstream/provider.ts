@@ -125,21 +125,26 @@ export function createUpstreamProvider(
     request: (client: Client, answers: RoundAnswers | undefined, manual: boolean) => Promise<R | InputRound>,
     readOnly?: boolean,
   ): Promise<R> =>
-    relayRounds(
-      rc,
-      (answers) =>
-        supervisor.request(
-          (client) =>
-            request(
-              client,
-              answers,
-              answers !== undefined || relaysRounds(client.getProtocolEra() === 'modern', rc),
-            ),
+    // Most calls have no round to relay (a 2025 agent, a speculative call, a 2025 server) and carry none: one
+    // request, which the SDK answers whole, without the relay's machinery on the path.
+    rc.carriedInput === undefined &&
+    (rc.carryInput === undefined || supervisor.current()?.client.getProtocolEra() === 'legacy')
+      ? (supervisor.request((client) => request(client, undefined, false), rc, readOnly) as Promise<R>)
+      : relayRounds(
           rc,
-          readOnly,
-        ),
-      options.roots,
-    );
+          (answers) =>
+            supervisor.request(
+              (client) =>
+                request(
+                  client,
+                  answers,
+                  answers !== undefined || relaysRounds(client.getProtocolEra() === 'modern', rc),
+                ),
+              rc,
+              readOnly,
+            ),
+          options.roots,
+        );
   /** Whether the connection now is one whose tasks Foresight follows (a 2026-07-28 server offering them). */
   const followable = (): boolean => {
     const client = supervisor.current()?.client;
@@ -163,6 +168,28 @@ export function createUpstreamProvider(
       sendAsTask(client, { ...toolCall(client, rc, name, args, progressToken), ...answers }, rc, manual),
     );
     return 'result' in answer ? answer.result : followTask(answer.client, answer.task, rc, options.roots);
+  };
+  /**
+   * Calls a tool plainly; one the server refuses for want of the tasks extension is called again as a task, on a
+   * connection whose tasks Foresight follows (only then is the refusal waited on: most calls add nothing).
+   */
+  const plainOrTask = (
+    name: string,
+    args: Record<string, unknown>,
+    rc: RequestContext,
+    progressToken: string | undefined,
+  ): Promise<CallToolResult> => {
+    const plain = relayed(rc, (client, answers, manual) =>
+      client.callTool(
+        { ...toolCall(client, rc, name, args, progressToken), ...answers },
+        { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
+      ),
+    );
+    if (!followable()) return plain;
+    return plain.catch((error: unknown) => {
+      if (!refusedForTasks(error)) throw error;
+      return callAsTask(name, args, rc, progressToken);
+    });
   };
   const supervisor = new UpstreamSupervisor(
     target,
@@ -222,23 +249,12 @@ export function createUpstreamProvider(
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
-        const result = await during(rc, async () => {
-          // A tool the server runs only as a task is not first called plainly, when the connection says so.
-          if (!taskRequired(name)) {
-            try {
-              return await relayed(rc, (client, answers, manual) =>
-                client.callTool(
-                  { ...toolCall(client, rc, name, args, progressToken), ...answers },
-                  { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
-                ),
-              );
-            } catch (error) {
-              // The server refused it for want of the extension: it is called again as a task, when it can be.
-              if (!refusedForTasks(error) || !followable()) throw error;
-            }
-          }
-          return callAsTask(name, args, rc, progressToken);
-        });
+        // A tool the server runs only as a task is not first called plainly, when the connection says so.
+        const result = await during(rc, () =>
+          taskRequired(name)
+            ? callAsTask(name, args, rc, progressToken)
+            : plainOrTask(name, args, rc, progressToken),
+        );
         const refused = refusalBehind(rc, result);
         if (refused !== undefined) throw refused;
         return result;
