@@ -166,6 +166,25 @@ describe.each(['inline', 'worker'] as const)(
       expect(second?.pid).not.toBe(first?.pid);
     });
 
+    it.runIf(isolation === 'inline')(
+      'refuses a write whose carried round reaches a process that speaks 2025-11-25 to the server, which would run it afresh',
+      async () => {
+        const [a, b] = [await serve('2026-07-28'), await serve('2025-11-25')];
+        await modernAgent(b);
+        const agent = await modernAgent(a, splitting(a, b));
+        const runs = path.join(dir, 'runs');
+
+        const answer = await agent.callTool({ name: 'up__write', arguments: { runs } });
+
+        expect(answer._meta?.['foresight/error']).toEqual({
+          code: 'E_UPSTREAM_CALL_NOT_HELD',
+          kind: 'unavailable',
+        });
+        // Only A's server ran it, when it asked.
+        expect(runsOf(runs).map((line) => modernRun(line).state)).toEqual(['-']);
+      },
+    );
+
     it('sends the round back to the same server when the retry returns to the process that asked', async () => {
       const agent = await modernAgent(await serve('2026-07-28', isolation));
       const runs = path.join(dir, 'runs');

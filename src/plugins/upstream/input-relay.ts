@@ -13,10 +13,16 @@ import {
 import { type RequestContext, errors } from '../../host/index.js';
 import { inputKeyOf } from './input-bridge.js';
 
+/** One question of a server's round, as its `inputRequests` carry it. */
+export interface InputRequest {
+  method: string;
+  params?: unknown;
+}
+
 /** A server's answer asking for input, as the SDK client hands it back when the call allows it. */
 export interface InputRound {
   resultType: 'input_required';
-  inputRequests?: Record<string, { method: string; params?: unknown }>;
+  inputRequests?: Record<string, InputRequest>;
   requestState?: string;
 }
 
@@ -99,8 +105,6 @@ export async function relayRounds<R>(
     answers = await answerRound(asker, next);
   }
 }
-
-export type InputRequest = { method: string; params?: unknown };
 
 /** Asks the agent every question of a round at once (they go out as one `input_required`), keyed as the server's. */
 async function answerRound(

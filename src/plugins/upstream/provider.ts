@@ -242,8 +242,10 @@ export function createUpstreamProvider(
     tools: () => supervisor.catalogs().tools,
     callTool: async (name, args, rc) => {
       // Before anything reaches the server: a write replayed here would run a second time, unless the replay
-      // resumes the server's own round (a 2026-07-28 server's state carried in the agent's retry).
-      const notHeld = resumesCarriedRound(rc) ? undefined : replayRefusal(rc, name, where);
+      // resumes the server's own round (a 2026-07-28 server's state carried in the agent's retry), which only a
+      // 2026-07-28 connection can take (a 2025 one would run the call afresh).
+      const resumes = resumesCarriedRound(rc) && supervisor.current()?.client.getProtocolEra() === 'modern';
+      const notHeld = resumes ? undefined : replayRefusal(rc, name, where);
       if (notHeld !== undefined) throw notHeld;
       // The server is asked for progress only when the agent asked for it: nobody would hear it otherwise.
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
