@@ -1,0 +1,101 @@
+// Bytes allocated per echo call by the naive v2 bridge and by Foresight, both mounting server-everything over
+// stdio: each server runs under V8's sampling heap profiler with the objects the collector took counted too, for
+// a short and a long run, and the difference over the difference in calls is the cost of one call (start-up,
+// the same in both runs, cancels out). Sampled, so read to about ±1 KB.
+// Usage: npm run build && node --import tsx bench/allocation.ts [short calls] [long calls]   (default 2000 6000)
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { readSettings } from './lib/settings.js';
+import { table } from './lib/report.js';
+import { EVERYTHING_COMMAND, FORESIGHT_ECHO_TOOL, writeForesightConfig } from './lib/upstream-servers.js';
+import { type BenchWorkspace, createWorkspace } from './lib/workspace.js';
+
+/** Preloaded into a server: samples every allocation (512-byte interval) and writes the sampled total at exit. */
+const PRELOAD = `
+import inspector from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+const session = new inspector.Session();
+session.connect();
+session.post('HeapProfiler.startSampling', {
+  samplingInterval: 512,
+  includeObjectsCollectedByMajorGC: true,
+  includeObjectsCollectedByMinorGC: true,
+});
+const total = (node) => node.selfSize + node.children.reduce((sum, child) => sum + total(child), 0);
+process.on('exit', () => {
+  session.post('HeapProfiler.stopSampling', (error, answer) => {
+    writeFileSync(process.env.ALLOCATION_OUT, String(error ? -1 : total(answer.profile.head)));
+  });
+});
+`;
+
+interface Side {
+  label: string;
+  tool: string;
+  args(workspace: BenchWorkspace): Promise<string[]>;
+}
+
+/** Sampled bytes a server allocated over its life, serving `calls` echo calls after one tools/list. */
+async function allocated(
+  side: Side,
+  workspace: BenchWorkspace,
+  preload: string,
+  calls: number,
+): Promise<number> {
+  const out = join(workspace.dir, 'allocation.txt');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', preload, ...(await side.args(workspace))],
+    env: { ...getDefaultEnvironment(), ALLOCATION_OUT: out },
+    cwd: workspace.dir,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'foresight-bench-allocation', version: '1.0.0' });
+  await client.connect(transport);
+  await client.listTools();
+  for (let i = 0; i < calls; i++)
+    await client.callTool({ name: side.tool, arguments: { message: `ping ${i}` } });
+  await client.close();
+  const bytes = Number(await readFile(out, 'utf8'));
+  if (!(bytes > 0)) throw new Error(`${side.label}: the heap profiler wrote no total`);
+  return bytes;
+}
+
+const [shortArg, longArg] = process.argv.slice(2);
+const short = Number(shortArg ?? 2000);
+const long = Number(longArg ?? 6000);
+if (!Number.isInteger(short) || !Number.isInteger(long) || short < 1 || long <= short) {
+  console.error('usage: allocation [short calls] [long calls], with long > short >= 1');
+  process.exit(2);
+}
+
+const settings = readSettings();
+const workspace = await createWorkspace();
+try {
+  const preload = await workspace.writeText('allocation-preload.mjs', PRELOAD);
+  const sides: Side[] = [
+    { label: 'naive v2 bridge', tool: 'echo', args: async (w) => [w.naiveBridge, ...EVERYTHING_COMMAND] },
+    {
+      label: 'Foresight',
+      tool: FORESIGHT_ECHO_TOOL,
+      args: async (w) => [
+        settings.foresightCli,
+        'serve',
+        '--config',
+        await writeForesightConfig(w, 'allocation-foresight'),
+      ],
+    },
+  ];
+  const rows: string[][] = [];
+  for (const side of sides) {
+    const few = await allocated(side, workspace, preload, short);
+    const many = await allocated(side, workspace, preload, long);
+    rows.push([side.label, ((many - few) / (long - short) / 1024).toFixed(1)]);
+  }
+  console.log(`bytes allocated per echo call (difference of ${long} and ${short} calls, sampled)`);
+  console.log(table(['side', 'KB per call'], rows));
+} finally {
+  await workspace.remove();
+}
