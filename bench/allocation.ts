@@ -12,7 +12,10 @@ import { table } from './lib/report.js';
 import { EVERYTHING_COMMAND, FORESIGHT_ECHO_TOOL, writeForesightConfig } from './lib/upstream-servers.js';
 import { type BenchWorkspace, createWorkspace } from './lib/workspace.js';
 
-/** Preloaded into a server: samples every allocation (512-byte interval) and writes the sampled total at exit. */
+/**
+ * Preloaded into a server: samples every allocation (512-byte interval) and writes, at exit, the sampled bytes
+ * of each function (its own allocations) as JSON.
+ */
 const PRELOAD = `
 import inspector from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -23,13 +26,23 @@ session.post('HeapProfiler.startSampling', {
   includeObjectsCollectedByMajorGC: true,
   includeObjectsCollectedByMinorGC: true,
 });
-const total = (node) => node.selfSize + node.children.reduce((sum, child) => sum + total(child), 0);
+const byFunction = {};
+const walk = (node) => {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const key = (functionName || '(anonymous)') + ' ' + url.split('/').slice(-3).join('/') + ':' + (lineNumber + 1);
+  byFunction[key] = (byFunction[key] ?? 0) + node.selfSize;
+  for (const child of node.children) walk(child);
+};
 process.on('exit', () => {
   session.post('HeapProfiler.stopSampling', (error, answer) => {
-    writeFileSync(process.env.ALLOCATION_OUT, String(error ? -1 : total(answer.profile.head)));
+    if (!error) walk(answer.profile.head);
+    writeFileSync(process.env.ALLOCATION_OUT, JSON.stringify(byFunction));
   });
 });
 `;
+
+/** Functions listed per side: those whose own allocations grow the most per call. */
+const TOP_FUNCTIONS = 12;
 
 interface Side {
   label: string;
@@ -37,14 +50,14 @@ interface Side {
   args(workspace: BenchWorkspace): Promise<string[]>;
 }
 
-/** Sampled bytes a server allocated over its life, serving `calls` echo calls after one tools/list. */
+/** Sampled bytes each function of a server allocated over its life, serving `calls` echo calls after one listing. */
 async function allocated(
   side: Side,
   workspace: BenchWorkspace,
   preload: string,
   calls: number,
-): Promise<number> {
-  const out = join(workspace.dir, 'allocation.txt');
+): Promise<Map<string, number>> {
+  const out = join(workspace.dir, 'allocation.json');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', preload, ...(await side.args(workspace))],
@@ -58,10 +71,21 @@ async function allocated(
   for (let i = 0; i < calls; i++)
     await client.callTool({ name: side.tool, arguments: { message: `ping ${i}` } });
   await client.close();
-  const bytes = Number(await readFile(out, 'utf8'));
-  if (!(bytes > 0)) throw new Error(`${side.label}: the heap profiler wrote no total`);
-  return bytes;
+  const byFunction = new Map(
+    Object.entries(JSON.parse(await readFile(out, 'utf8')) as Record<string, number>),
+  );
+  if (byFunction.size === 0) throw new Error(`${side.label}: the heap profiler wrote nothing`);
+  return byFunction;
 }
+
+/** Per call, by function: what the long run allocated beyond the short one. */
+function perCall(few: Map<string, number>, many: Map<string, number>, calls: number): Map<string, number> {
+  const growth = new Map<string, number>();
+  for (const [name, bytes] of many) growth.set(name, (bytes - (few.get(name) ?? 0)) / calls);
+  return growth;
+}
+
+const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
 
 const [shortArg, longArg] = process.argv.slice(2);
 const short = Number(shortArg ?? 2000);
@@ -89,13 +113,21 @@ try {
     },
   ];
   const rows: string[][] = [];
+  const functions: string[] = [];
   for (const side of sides) {
     const few = await allocated(side, workspace, preload, short);
     const many = await allocated(side, workspace, preload, long);
-    rows.push([side.label, ((many - few) / (long - short) / 1024).toFixed(1)]);
+    const growth = perCall(few, many, long - short);
+    rows.push([side.label, (sum(growth.values()) / 1024).toFixed(1)]);
+    functions.push(
+      `\n${side.label}: bytes per call by function (own allocations), the ${TOP_FUNCTIONS} largest`,
+    );
+    for (const [name, bytes] of [...growth].sort((a, b) => b[1] - a[1]).slice(0, TOP_FUNCTIONS))
+      functions.push(`${bytes.toFixed(0).padStart(8)}  ${name}`);
   }
   console.log(`bytes allocated per echo call (difference of ${long} and ${short} calls, sampled)`);
   console.log(table(['side', 'KB per call'], rows));
+  console.log(functions.join('\n'));
 } finally {
   await workspace.remove();
 }
