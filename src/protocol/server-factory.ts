@@ -232,12 +232,11 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
     }),
   );
   /**
-   * Runs a tool call; one that finds no such tool while plugins still load their first catalogs (an upstream
-   * connecting) runs again once they have, so a client that calls a tool it knows without listing first finds
-   * it, as the first listing would have. Once settled, the call runs as it is: no promise is added.
+   * Runs a tool call made while plugins still load their first catalogs (an upstream connecting): one that finds
+   * no such tool runs again once they have, so a client that calls a tool it knows without listing first finds
+   * it, as the first listing would have. Calls made once they have settled do not come here.
    */
-  const onceSettled = async <T>(call: () => Promise<T>): Promise<T> => {
-    if (host.catalogsSettled) return call();
+  const whileSettling = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
     } catch (error) {
@@ -263,7 +262,10 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
         result = await withInput(
           ctx,
           { method: 'tools/call', name, args: args ?? {} },
-          (env) => onceSettled(() => tools.callTool(name, args ?? {}, env)),
+          (env) =>
+            host.catalogsSettled
+              ? tools.callTool(name, args ?? {}, env)
+              : whileSettling(() => tools.callTool(name, args ?? {}, env)),
           escalation,
         );
       } finally {
