@@ -338,7 +338,10 @@ export class UpstreamSupervisor {
         return;
       }
       this.#renewing = false;
-      if (this.#handshakeFallback === 'trying') {
+      // Only a server that never connected under `auto` is taken for one that ends on the probe: a later crash
+      // of one that did connect says nothing of its handshake.
+      if (this.#handshakeFallback === 'untried') this.#handshakeFallback = 'spent';
+      else if (this.#handshakeFallback === 'trying') {
         this.#handshakeFallback = 'legacy';
         this.#logger.warn(
           { protocolVersion: '2025-11-25' },
