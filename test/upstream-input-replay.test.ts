@@ -77,6 +77,15 @@ async function modernAgent(url: string, fetch?: FetchLike): Promise<Client> {
   return client;
 }
 
+/**
+ * An agent connected to `a` whose retries land on `b`; B's upstream is up first, so a refusal there is not a
+ * connection's.
+ */
+async function agentRetryingOn(a: string, b: string): Promise<Client> {
+  await modernAgent(b);
+  return modernAgent(a, splitting(a, b));
+}
+
 /** A load balancer that sends the agent's first request to `first` and its retry (the one with state) to `retry`. */
 function splitting(first: string, retry: string): FetchLike {
   return (url, init) => {
@@ -94,8 +103,7 @@ const runsOf = (file: string) =>
 describe("a 2026-07-28 agent's retry on a Foresight process that does not hold the upstream call", () => {
   it('is refused for a tool that may write: nothing is sent again, and the server ran it once', async () => {
     const [a, b] = [await serve(), await serve()];
-    await modernAgent(b); // B's upstream is up, so a refusal is not a connection's
-    const agent = await modernAgent(a, splitting(a, b));
+    const agent = await agentRetryingOn(a, b);
     const runs = path.join(dir, 'runs');
 
     const answer = await agent.callTool({ name: 'up__write', arguments: { runs } });
@@ -115,8 +123,7 @@ describe("a 2026-07-28 agent's retry on a Foresight process that does not hold t
 
   it('runs a read-only tool again there, its question answered from the retry', async () => {
     const [a, b] = [await serve(), await serve()];
-    await modernAgent(b);
-    const agent = await modernAgent(a, splitting(a, b));
+    const agent = await agentRetryingOn(a, b);
     const runs = path.join(dir, 'runs');
 
     const answer = await agent.callTool({ name: 'up__peek', arguments: { runs } });
@@ -150,8 +157,7 @@ describe.each(['inline', 'worker'] as const)(
   (isolation) => {
     it("resumes the server's round on another process: the retry brings the server's own state there", async () => {
       const [a, b] = [await serve('2026-07-28', isolation), await serve('2026-07-28', isolation)];
-      await modernAgent(b);
-      const agent = await modernAgent(a, splitting(a, b));
+      const agent = await agentRetryingOn(a, b);
       const runs = path.join(dir, 'runs');
 
       const answer = await agent.callTool({ name: 'up__write', arguments: { runs } });
@@ -170,8 +176,7 @@ describe.each(['inline', 'worker'] as const)(
       'refuses a write whose carried round reaches a process that speaks 2025-11-25 to the server, which would run it afresh',
       async () => {
         const [a, b] = [await serve('2026-07-28'), await serve('2025-11-25')];
-        await modernAgent(b);
-        const agent = await modernAgent(a, splitting(a, b));
+        const agent = await agentRetryingOn(a, b);
         const runs = path.join(dir, 'runs');
 
         const answer = await agent.callTool({ name: 'up__write', arguments: { runs } });

@@ -150,9 +150,8 @@ export function createUpstreamProvider(
     const client = supervisor.current()?.client;
     return client !== undefined && followsTasks(client);
   };
-  /** A tool listed (or configured) as run only as a task, on a connection whose tasks Foresight follows. */
+  /** A tool listed (or configured) as run only as a task. */
   const taskRequired = (name: string): boolean =>
-    followable() &&
     supervisor.catalogs().tools.find((tool) => tool.name === name)?.execution?.taskSupport === 'required';
   /**
    * Calls a tool declaring the tasks extension and follows the task the server makes of it to its end (its
@@ -169,24 +168,32 @@ export function createUpstreamProvider(
     );
     return 'result' in answer ? answer.result : followTask(answer.client, answer.task, rc, options.roots);
   };
-  /**
-   * Calls a tool plainly; one the server refuses for want of the tasks extension is called again as a task, on a
-   * connection whose tasks Foresight follows (only then is the refusal waited on: most calls add nothing).
-   */
-  const plainOrTask = (
+  const plainCall = (
     name: string,
     args: Record<string, unknown>,
     rc: RequestContext,
     progressToken: string | undefined,
-  ): Promise<CallToolResult> => {
-    const plain = relayed(rc, (client, answers, manual) =>
+  ): Promise<CallToolResult> =>
+    relayed(rc, (client, answers, manual) =>
       client.callTool(
         { ...toolCall(client, rc, name, args, progressToken), ...answers },
         { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
       ),
     );
-    if (!followable()) return plain;
-    return plain.catch((error: unknown) => {
+  /**
+   * Calls a tool. On a connection whose tasks Foresight follows, a tool known to run only as a task is called as
+   * one at once, and one the server refuses for want of the extension is called again as a task. Elsewhere the
+   * call is plain, and nothing waits on its refusal.
+   */
+  const callUpstreamTool = (
+    name: string,
+    args: Record<string, unknown>,
+    rc: RequestContext,
+    progressToken: string | undefined,
+  ): Promise<CallToolResult> => {
+    if (!followable()) return plainCall(name, args, rc, progressToken);
+    if (taskRequired(name)) return callAsTask(name, args, rc, progressToken);
+    return plainCall(name, args, rc, progressToken).catch((error: unknown) => {
       if (!refusedForTasks(error)) throw error;
       return callAsTask(name, args, rc, progressToken);
     });
@@ -251,12 +258,7 @@ export function createUpstreamProvider(
       const progressToken = rc.progressRequested ? `foresight-${(nextToken += 1)}` : undefined;
       if (progressToken !== undefined) progressOf.set(progressToken, rc);
       try {
-        // A tool the server runs only as a task is not first called plainly, when the connection says so.
-        const result = await during(rc, () =>
-          taskRequired(name)
-            ? callAsTask(name, args, rc, progressToken)
-            : plainOrTask(name, args, rc, progressToken),
-        );
+        const result = await during(rc, () => callUpstreamTool(name, args, rc, progressToken));
         const refused = refusalBehind(rc, result);
         if (refused !== undefined) throw refused;
         return result;
