@@ -33,7 +33,7 @@ function serve(config) {
     const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${seen}`)), 20_000);
     server.stderr.on('data', (chunk) => {
       seen += chunk;
-      const match = /serving Streamable HTTP on (\S+)/.exec(seen);
+      const match = /serving Streamable HTTP on ([^\s"]+)/.exec(seen);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -5,7 +5,14 @@ import { writeFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WORKSPACE_FILES, killAll, makeWorkspace, removeWorkspaces, runCli } from './support/cli.js';
+import {
+  WORKSPACE_FILES,
+  killAll,
+  loggedMessages,
+  makeWorkspace,
+  removeWorkspaces,
+  runCli,
+} from './support/cli.js';
 
 afterEach(async () => {
   await killAll();
@@ -173,7 +180,9 @@ export default {
     const run = await runCli(['serve'], { cwd });
     expect(run.code).not.toBe(0);
     expect(run.code).not.toBeNull();
-    expect(run.stderr).toMatch(/plugin "moody" \(grumpy\) failed to start: cannot reach the grumpy service/);
+    expect(loggedMessages(run.stderr).join('\n')).toMatch(
+      /plugin "moody" \(grumpy\) failed to start: cannot reach the grumpy service/,
+    );
     expect(run.stderr).not.toMatch(/serving stdio/);
     expect(existsSync(path.join(cwd, 'started.marker'))).toBe(true);
     expect(existsSync(path.join(cwd, 'shut-down.marker'))).toBe(true);
@@ -232,6 +241,6 @@ export default {
     const cwd = await makeWorkspace();
     const run = await runCli(['serve', '--http', 'not-an-address'], { cwd });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--http "not-an-address"/);
+    expect(loggedMessages(run.stderr).join('\n')).toMatch(/--http "not-an-address"/);
   });
 });

@@ -123,6 +123,6 @@ describe('foresight serve with the github plugin, over stdio', () => {
   it('sent the token only as the authorization header, and never shows it', async () => {
     expect(fake.requests.every((r) => r.headers.authorization === `token ${TOKEN}`)).toBe(true);
     expect(transport.stderrSoFar()).not.toContain(TOKEN);
-    expect(transport.stderrSoFar()).toMatch(/foresight: 1 plugin mounted \(gh\)/);
+    expect(transport.stderrSoFar()).toMatch(/"msg":"1 plugin mounted \(gh\)/);
   });
 });

@@ -46,7 +46,7 @@ function initializeAt(address: string, port: number, host: string): Promise<numb
   });
 }
 
-const SERVING = /^foresight: .*serving Streamable HTTP on (http:\/\/\S+)$/m;
+const SERVING = /serving Streamable HTTP on (http:\/\/[^\s"]+)/;
 const REFUSAL =
   /refusing to serve HTTP on 0\.0\.0\.0:0 without authentication: .*Set server\.auth_token_env.*, or server\.allow_unauthenticated = true to accept the risk/;
 

@@ -134,6 +134,6 @@ describe('foresight serve with the jira plugin, over stdio', () => {
   it('sent the credentials only as the authorization header, and never shows them', () => {
     expect(fake.requests.every((r) => r.headers.authorization?.startsWith('Basic '))).toBe(true);
     expect(transport.stderrSoFar()).not.toContain(TOKEN);
-    expect(transport.stderrSoFar()).toMatch(/foresight: 1 plugin mounted \(jr\)/);
+    expect(transport.stderrSoFar()).toMatch(/"msg":"1 plugin mounted \(jr\)/);
   });
 });

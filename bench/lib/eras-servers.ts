@@ -8,7 +8,7 @@ import { type BenchSettings, nodeFlags } from './settings.js';
 import type { BenchWorkspace } from './workspace.js';
 
 /** Both servers print this line on stderr once they listen (Foresight's CLI, and raw-echo-http.ts). */
-const URL_LINE = /serving Streamable HTTP on (\S+)/;
+const URL_LINE = /serving Streamable HTTP on ([^\s"]+)/;
 
 function urlFromOutput(output: string): URL | undefined {
   const url = URL_LINE.exec(output)?.[1];

@@ -134,7 +134,7 @@ export async function startForesightStdio(
   return startForesightCli(starter, label, name, config, options.era);
 }
 
-const FORESIGHT_URL_LINE = /serving Streamable HTTP on (\S+)/;
+const FORESIGHT_URL_LINE = /serving Streamable HTTP on ([^\s"]+)/;
 
 export async function startForesightHttp(
   { workspace, settings }: SideStarter,

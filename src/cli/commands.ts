@@ -9,7 +9,7 @@ import {
   resolveAuthToken,
 } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
-import { describeThrown, type LogLevel, type MountedPlugin } from '../host/index.js';
+import { createLogger, describeThrown, type Logger, type MountedPlugin } from '../host/index.js';
 import {
   COUNTER_NAMES,
   type LearnedState,
@@ -20,22 +20,19 @@ import {
   rankEdgesByDivergence,
 } from '../planner/index.js';
 import { checkExposure } from '../protocol/index.js';
+import { CliError } from './cli-error.js';
 import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
+import { resolveLogLevel } from './log-level.js';
 
 export interface CommonOptions {
   config?: string;
   debug?: boolean;
+  /** --log-level: over FORESIGHT_LOG_LEVEL, over the command's default. */
+  logLevel?: string;
 }
 
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
+export { CliError };
 
 function pluginLabel(plugin: MountedPlugin): string {
   return `${plugin.name} (${plugin.id})`;
@@ -66,10 +63,14 @@ async function withHost<T>(
   fn: (host: ForesightHost) => Promise<T>,
   reportsRules = false,
 ): Promise<T> {
+  const level = resolveLogLevel(options.logLevel, options.debug ? 'debug' : 'warn');
   const config = await load(options);
-  const level: LogLevel = options.debug ? 'debug' : 'warn';
+  const logger = createLogger({ level, redact: redactSecrets, format: 'text' });
+  logProcessWarnings(logger);
   const host = createHost({
     config: { ...config, server: { ...config.server, logLevel: level } },
+    // A person reads these commands' stderr: log records as text lines, like the commands' own.
+    logger,
     debug: options.debug,
     // One-shot commands: a call run ahead would only be aborted at exit, a wasted upstream request.
     planner: { enabled: false },
@@ -85,6 +86,14 @@ async function withHost<T>(
   }
 }
 
+/** Node's own warnings as records of the command's log, so stderr keeps one format (JSON for serve). */
+function logProcessWarnings(logger: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) =>
+    logger.warn({ warning: warning.name, detail: warning.message }, 'node warning'),
+  );
+}
+
 function parseCliAddress(text: string) {
   const address = parseHttpAddress(text);
   if (!address)
@@ -98,8 +107,13 @@ function parseCliAddress(text: string) {
 const toMb = (bytes: number) => Math.round(bytes / 1_048_576);
 
 export async function serveCommand(options: CommonOptions & { http?: string }): Promise<void> {
-  const config = await load(options);
+  const loaded = await load(options);
+  const config = {
+    ...loaded,
+    server: { ...loaded.server, logLevel: resolveLogLevel(options.logLevel, loaded.server.logLevel) },
+  };
   const host = createHost({ config, debug: options.debug });
+  logProcessWarnings(host.logger);
   const address =
     options.http !== undefined
       ? parseCliAddress(options.http)
@@ -131,6 +145,11 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await host.start();
+  // The ready line shows at any level but silent: tools and people wait for it (the HTTP one names the URL).
+  const announce = createLogger({
+    level: config.server.logLevel === 'silent' ? 'silent' : 'info',
+    redact: redactSecrets,
+  });
   const mounted = host.plugins.mountedPlugins();
   const tools = host.tools.listTools().length;
   const summary = `${count(mounted.length, 'plugin')} mounted (${mounted.map((m) => m.name).join(', ')}), ${count(tools, 'tool')}`;
@@ -144,10 +163,10 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
         authToken: resolveAuthToken(config),
         allowUnauthenticated: config.server.allowUnauthenticated,
       });
-      process.stderr.write(`foresight: ${summary}, serving Streamable HTTP on ${serving.url}\n`);
+      announce.info({ url: serving.url }, `${summary}, serving Streamable HTTP on ${serving.url}`);
     } else {
       const serving = await host.serveStdio();
-      process.stderr.write(`foresight: ${summary}, serving stdio\n`);
+      announce.info(`${summary}, serving stdio`);
       void serving.closed.then(() => shutdown('stdin closed'));
     }
     heapRelease = releaseHeapWhenQuiet(DEFAULT_HEAP_RELEASE, {

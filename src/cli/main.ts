@@ -2,7 +2,7 @@
 // The `foresight` command: a thin layer over createHost.
 import { Command } from 'commander';
 import { redactSecrets } from '../config/index.js';
-import { describeThrown } from '../host/index.js';
+import { createLogger, describeThrown } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
 import { CliError, callCommand, checkCommand, serveCommand, statsCommand, toolsCommand } from './commands.js';
 
@@ -17,13 +17,25 @@ program
   .option('-c, --config <file>', 'config file (default: ./foresight.toml, else the workspace plugin on .)')
   .option('--http <[host:]port>', 'serve Streamable HTTP on this address (host defaults to 127.0.0.1)')
   .option('--debug', 'include stack traces in errors sent to clients')
-  .action((options) => serveCommand(options));
+  .option(
+    '--log-level <level>',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else [server] log_level)',
+  )
+  .action((options) => {
+    // A server's stderr is a JSON log: its last words too.
+    errorsAsJson = true;
+    return serveCommand(options);
+  });
 
 program
   .command('tools')
   .description('list the published tools as a client sees them')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the full tool definitions as JSON')
+  .option(
+    '--log-level <level>',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
+  )
   .action((options) => toolsCommand(options));
 
 program
@@ -33,12 +45,20 @@ program
   .argument('[json]', 'arguments as a JSON object')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the whole CallToolResult as JSON')
+  .option(
+    '--log-level <level>',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
+  )
   .action((tool: string, json: string | undefined, options) => callCommand(tool, json, options));
 
 program
   .command('check')
   .description('validate the config, build and start every plugin, report problems and exit')
   .option('-c, --config <file>', 'config file')
+  .option(
+    '--log-level <level>',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
+  )
   .action((options) => checkCommand(options));
 
 program
@@ -48,8 +68,11 @@ program
   .option('--json', 'print the state and the ranked edges as JSON')
   .action((options) => statsCommand(options));
 
+let errorsAsJson = false;
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   // A plugin's start failure may quote what its server echoed back, credentials included.
-  process.stderr.write(`foresight: ${redactSecrets(describeThrown(error))}\n`);
+  if (errorsAsJson) createLogger({ redact: redactSecrets }).error(describeThrown(error));
+  else process.stderr.write(`foresight: ${redactSecrets(describeThrown(error))}\n`);
   process.exit(error instanceof CliError ? error.exitCode : 1);
 });

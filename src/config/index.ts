@@ -39,4 +39,5 @@ export {
   DEFAULT_TASK_TTL_MS,
   DEFAULT_TASK_POLL_INTERVAL_MS,
   DEFAULT_MAX_TASKS,
+  LOG_LEVELS,
 } from './schema-server.js';

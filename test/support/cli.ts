@@ -19,7 +19,23 @@ export const START_TIMEOUT_MS = 10_000;
 /** How long a process may take to exit after stdin closes or a signal. */
 export const EXIT_TIMEOUT_MS = 5_000;
 
-export const START_LINE = /^foresight: (\d+) plugins? mounted \(([^)]*)\), (\d+) tools?, serving (.+)$/m;
+/** What `serve` said on stderr, one message per JSON record (a line that is not one is kept as it is). */
+export function loggedMessages(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        const record = JSON.parse(line) as { msg?: unknown };
+        return typeof record.msg === 'string' ? record.msg : line;
+      } catch {
+        return line;
+      }
+    });
+}
+
+/** `serve`'s ready line, a JSON log record like every line of its stderr. */
+export const START_LINE = /"msg":"(\d+) plugins? mounted \(([^)]*)\), (\d+) tools?, serving ([^"]+)"/;
 
 export function assertBuilt(): void {
   if (!existsSync(CLI_PATH))
@@ -211,7 +227,7 @@ export interface HttpServer extends CliProcess {
 export async function startHttpServer(options: SpawnOptions & { config?: string }): Promise<HttpServer> {
   const args = ['serve', '--http', '127.0.0.1:0', ...(options.config ? ['--config', options.config] : [])];
   const proc = spawnCli(args, options);
-  const match = await proc.waitForStderr(/^foresight: .*serving Streamable HTTP on (http:\/\/\S+)$/m);
+  const match = await proc.waitForStderr(/"msg":"[^"]*serving Streamable HTTP on (http:\/\/[^\s"]+)"/);
   const url = new URL(match[1] ?? '');
   return { ...proc, url, port: Number(url.port), startLine: match[0] };
 }
