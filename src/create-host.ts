@@ -1,5 +1,7 @@
 // Composition root: turns a config (or plugin objects) into a running host that serves any SDK transport.
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
 import {
@@ -11,12 +13,15 @@ import {
   DEFAULT_LIMITS,
   EMBEDDED_DEFAULT,
   defaultConfig,
+  entryProblem,
+  nearestPathHint,
   redactSecrets,
   registerBasicCredential,
   registerSecret,
   redactSecretsIn,
   redactSecretsInListing,
   resolveRequestStateKey,
+  unknownKindProblem,
   validatePluginOptions,
 } from './config/index.js';
 import {
@@ -28,7 +33,7 @@ import {
   createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
-import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
+import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger } from './host/index.js';
 import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
@@ -145,6 +150,33 @@ function isPluginObject(value: Plugin | MountSpec): value is Plugin {
   return typeof (value as Plugin).build === 'function';
 }
 
+/**
+ * A path a plugin's table names must exist before the plugin is built, so the mistake is reported at its line
+ * with the nearest name that does exist, not as the plugin's failure.
+ */
+async function expectPath(
+  entry: PluginEntry,
+  key: string,
+  resolved: string,
+  kind: 'file' | 'directory',
+): Promise<void> {
+  const found = await stat(resolved).catch(() => undefined);
+  if (found && (kind === 'file' ? found.isFile() : found.isDirectory())) return;
+  const relativePath = relative(entry.baseDir, resolved);
+  const written =
+    typeof entry.options[key] === 'string'
+      ? entry.options[key]
+      : relativePath.startsWith('..')
+        ? resolved
+        : `./${relativePath}`;
+  const what = found ? `is not a ${kind}` : 'does not exist';
+  throw entryProblem(
+    entry,
+    key,
+    `${JSON.stringify(resolved)} ${what}${nearestPathHint(written, resolved, kind === 'directory')}`,
+  );
+}
+
 /** Resolves one config entry into what the host mounts: the plugin, its validated options, its limits. */
 export async function mountSpecFromEntry(entry: PluginEntry): Promise<MountSpec> {
   const base = {
@@ -153,13 +185,18 @@ export async function mountSpecFromEntry(entry: PluginEntry): Promise<MountSpec>
     deadlines: entry.deadlinesMs,
     isolation: entry.isolation,
   };
-  if (entry.origin.type === 'module') return { ...base, module: entry.origin.path, options: entry.options };
+  if (entry.origin.type === 'module') {
+    await expectPath(entry, 'module', entry.origin.path, 'file');
+    return { ...base, module: entry.origin.path, options: entry.options };
+  }
   const builtin = BUILTIN_PLUGINS[entry.origin.kind];
-  if (!builtin) throw errors.pluginUnknownKind(entry.origin.kind, BUILTIN_KINDS);
+  if (!builtin) throw unknownKindProblem(entry, entry.origin.kind, BUILTIN_KINDS);
   const loaded = await builtin.load();
   const prepared = builtin.prepareOptions
     ? builtin.prepareOptions(entry.options, entry.baseDir)
     : entry.options;
+  for (const key of builtin.directoryOptions ?? [])
+    if (typeof prepared[key] === 'string') await expectPath(entry, key, prepared[key], 'directory');
   const options = loaded.optionsSchema
     ? validatePluginOptions({ ...entry, options: prepared }, loaded.optionsSchema)
     : prepared;

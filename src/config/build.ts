@@ -1,6 +1,7 @@
 // Assembles a ForesightConfig from a validated file: plugin names, origins, lines and the base directory.
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { duplicatePrefixProblems } from './entry-problems.js';
 import { keyLinesUnder, lineOfKeyPath, type KeyLines } from './key-path.js';
 import type { ConfigFile } from './schema-file.js';
 import type { PluginSettings } from './schema-plugin.js';
@@ -15,13 +16,16 @@ export interface BuildContext {
 
 export function buildConfig(parsed: ConfigFile, context: BuildContext): ForesightConfig {
   const { file, baseDir, keyLines } = context;
+  const plugins = Object.entries(parsed.plugins).map(([name, settings]) =>
+    buildPluginEntry(name, settings, context),
+  );
+  const duplicate = duplicatePrefixProblems(plugins);
+  if (duplicate) throw duplicate;
   return {
     ...(file === undefined ? {} : { file }),
     baseDir,
     server: parsed.server,
-    plugins: Object.entries(parsed.plugins).map(([name, settings]) =>
-      buildPluginEntry(name, settings, context),
-    ),
+    plugins,
     enrich: parsed.enrich.map((rule, index) => ({
       ...rule,
       line: lineOfKeyPath(keyLines, ['enrich', index]) ?? 0,

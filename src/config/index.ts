@@ -18,6 +18,7 @@ export type { LoadConfigOptions } from './load.js';
 export { loadConfig, defaultConfig, CONFIG_FILE_NAME } from './load.js';
 export { parseConfig } from './parse.js';
 export { validatePluginOptions } from './plugin-options.js';
+export { entryProblem, nearestPathHint, unknownKindProblem } from './entry-problems.js';
 export { isAuthenticated, readSecret, resolveAuthToken, resolveRequestStateKey } from './secrets.js';
 export {
   registerBasicCredential,

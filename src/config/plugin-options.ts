@@ -1,6 +1,6 @@
 // Validates a plugin entry's own options with the plugin's zod schema, reporting problems like the loader does.
 import type * as z from 'zod';
-import { lineOfKeyPath } from './key-path.js';
+import { entrySource } from './entry-problems.js';
 import { configProblemsError, problemsFromIssues } from './problems.js';
 import type { PluginEntry } from './types.js';
 
@@ -11,14 +11,6 @@ import type { PluginEntry } from './types.js';
 export function validatePluginOptions<T>(entry: PluginEntry, schema: z.ZodType<T>): T {
   const result = schema.safeParse(entry.options, { reportInput: true });
   if (result.success) return result.data;
-  const base = ['plugins', entry.name];
-  const problems = problemsFromIssues(result.error.issues, schema, base);
-  throw configProblemsError(
-    {
-      file: entry.file,
-      // entry.keyLines is relative to the plugin's table; an unlocated key falls back to its header.
-      lineOf: (path) => lineOfKeyPath(entry.keyLines, path.slice(base.length)) ?? (entry.line || undefined),
-    },
-    problems,
-  );
+  const problems = problemsFromIssues(result.error.issues, schema, ['plugins', entry.name]);
+  throw configProblemsError(entrySource(entry), problems);
 }

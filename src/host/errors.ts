@@ -109,12 +109,6 @@ export const errors = {
     (prefix: string, owner: string) =>
       `prefix ${quote(prefix)} of ${owner} is reserved for Foresight's own resources (foresight://planner/stats); set another with prefix = "..."`,
   ),
-  pluginUnknownKind: define(
-    'E_PLUGIN_UNKNOWN_KIND',
-    'invalid_input',
-    (kind: string, known: readonly string[]) =>
-      `unknown built-in plugin ${quote(kind)}; built-in plugins are: ${known.join(', ')}; use module = "path" for others`,
-  ),
   pluginLoad: define(
     'E_PLUGIN_LOAD',
     'unavailable',

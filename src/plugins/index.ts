@@ -15,6 +15,8 @@ export interface BuiltinPlugin {
   load(): Promise<LoadedBuiltin>;
   /** Rewrites options before validation, e.g. resolving relative paths against the config's directory. */
   prepareOptions?(options: Record<string, unknown>, baseDir: string): Record<string, unknown>;
+  /** Options naming a directory that must exist (after prepareOptions), checked before the plugin is built. */
+  directoryOptions?: readonly string[];
 }
 
 export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
@@ -28,6 +30,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = {
       ...options,
       root: resolve(baseDir, typeof options.root === 'string' ? options.root : '.'),
     }),
+    directoryOptions: ['root'],
   },
   github: {
     module: new URL('./github/index.js', import.meta.url),
