@@ -1,11 +1,14 @@
-// The README's tool tables against the tools each provider really publishes, so the docs cannot fall behind.
+// What the README promises, against what Foresight does: each provider's tool table against the tools it publishes,
+// the client snippets, and where the planner's state file is.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import clickup from '../src/plugins/clickup/index.js';
 import github from '../src/plugins/github/index.js';
 import gitlab from '../src/plugins/gitlab/index.js';
 import jira from '../src/plugins/jira/index.js';
+import { plannerStateFile } from '../src/planner/index.js';
 import { type Connected, connect } from './support/in-memory.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -113,5 +116,32 @@ describe('README tool tables', () => {
 
   it('lists every tool the clickup plugin serves', async () => {
     expect(documentedTools('`clickup`')).toEqual(await served('cu'));
+  });
+});
+
+describe('README quick start and client snippets', () => {
+  it('the client config is valid JSON that sets secrets in an env block, and Claude Code gets a one-liner', () => {
+    const block = /## Connecting a client[\s\S]*?```json\n([\s\S]*?)```/.exec(README)?.[1];
+    const parsed = JSON.parse(block ?? '') as {
+      mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>;
+    };
+    const server = parsed.mcpServers.foresight;
+    expect(server?.args).toContain('serve');
+    expect(Object.keys(server?.env ?? {})).toContain('GITHUB_TOKEN');
+    expect(README).toMatch(
+      /claude mcp add --transport stdio --env GITHUB_TOKEN=\S+ foresight -- node \S+dist\/cli\/main\.js serve/,
+    );
+  });
+
+  it('the quick start says where the planner state file is, as the planner computes it', () => {
+    const quickStart = README.slice(
+      README.indexOf('## Quick start'),
+      README.indexOf('## Connecting a client'),
+    );
+    const file = plannerStateFile({ HOME: '/home/u' }, 'linux');
+    expect(file).toBe(`/home/u/.local/share/foresight/${path.basename(file)}`);
+    expect(quickStart).toContain(`\`${path.basename(file)}\``);
+    expect(quickStart).toContain('`~/.local/share/foresight`');
+    expect(quickStart).toContain('`$FORESIGHT_DATA_DIR`');
   });
 });
