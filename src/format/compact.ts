@@ -47,7 +47,7 @@ function rowsTable<T>(view: ItemView<T>, items: readonly T[]) {
     ...column('title', view.title),
     ...column('state', view.state),
     ...view.fields.flatMap((field) =>
-      column(field.label.toLowerCase(), (item) => {
+      column(field.column ?? field.label.toLowerCase(), (item) => {
         const value = field.value(item, false);
         return value === undefined || typeof value === 'string' ? value : inlineList(value, field.join);
       }),
