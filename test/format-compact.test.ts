@@ -155,3 +155,40 @@ describe('compact format', () => {
     );
   });
 });
+
+describe('compact tables', () => {
+  it('keeps every cell on one line, so a tab is always a separator; quotes and pipes stay as they are', () => {
+    const { text } = renderStructured(
+      {
+        kind: 'issue_list',
+        items: [
+          {
+            key: '#7',
+            title: 'Export\tdrops "quoted" | rows',
+            state: 'open',
+            labels: ['needs: triage', 'good first issue'],
+            body: 'Line one says "hi".\n\nLine\ttwo.',
+          },
+          { key: '#8', title: 'Labels with commas', state: 'open', labels: ['a, b', 'c'] },
+        ],
+      },
+      'compact',
+    );
+    expect(text.split('\n')).toEqual([
+      'Issues (2):',
+      row('key', 'title', 'state', 'labels', 'excerpt'),
+      row(
+        '#7',
+        'Export drops "quoted" | rows',
+        'open',
+        'needs: triage,good first issue',
+        'Line one says "hi". Line two.',
+      ),
+      row('#8', 'Labels with commas', 'open', '["a, b","c"]', ''),
+    ]);
+  });
+
+  it('says "none" for an empty list', () => {
+    expect(renderStructured({ kind: 'issue_list', items: [] }, 'compact').text).toBe('Issues: none.');
+  });
+});

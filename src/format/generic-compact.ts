@@ -34,11 +34,22 @@ function columnsOf(records: readonly Json[]): string[] {
   return [...columns];
 }
 
+/** Whether every record has the same keys as the first, in any order (null values included). */
+function sameKeys(records: readonly Json[]): boolean {
+  const first = new Set(Object.keys(records[0] ?? {}));
+  return records.every((record) => {
+    const keys = Object.keys(record);
+    return keys.length === first.size && keys.every((key) => first.has(key));
+  });
+}
+
 /**
- * A table when the rows fill most of their cells (the items are uniform), or when key=value pairs would spend
- * more characters on keys than a markdown table spends on its borders: compact is never the larger of the two.
+ * A table when the records are uniform (the same keys, or rows that fill most of their cells), or when key=value
+ * pairs would spend more characters on keys than a markdown table spends on its borders: compact is never the
+ * larger of the two.
  */
 function readsAsTable(records: readonly Json[], columns: readonly string[]): boolean {
+  if (sameKeys(records)) return true;
   let filled = 0;
   let keyChars = 0;
   for (const record of records) {

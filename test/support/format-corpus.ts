@@ -43,8 +43,28 @@ function recorded(scenario: string): unknown[] {
   return requests.filter((r) => r.method.toLowerCase() === 'get' && r.status === 200).map((r) => r.response);
 }
 
-const LOGINS = ['alice', 'bob-k', 'carol.dev', 'dmitry', 'eve_sec', 'finn', 'gao-lei', 'hana', 'ines', 'jules'];
-const LABELS = ['bug', 'ui', 'auth', 'performance', 'docs', 'good first issue', 'regression', 'needs: triage'];
+const LOGINS = [
+  'alice',
+  'bob-k',
+  'carol.dev',
+  'dmitry',
+  'eve_sec',
+  'finn',
+  'gao-lei',
+  'hana',
+  'ines',
+  'jules',
+];
+const LABELS = [
+  'bug',
+  'ui',
+  'auth',
+  'performance',
+  'docs',
+  'good first issue',
+  'regression',
+  'needs: triage',
+];
 const MILESTONES = ['v2.4', 'v2.5', 'Q3 hardening'];
 const SUBJECTS = [
   'Login fails with SSO when the redirect URI has a trailing slash',
@@ -198,7 +218,13 @@ function mixedEvents(count: number) {
     const at = day(index % 25, 8 + (index % 9));
     switch (index % 4) {
       case 0:
-        return { type: 'push', actor: pick(random, LOGINS), ref: 'refs/heads/main', commits: 1 + (index % 5), at };
+        return {
+          type: 'push',
+          actor: pick(random, LOGINS),
+          ref: 'refs/heads/main',
+          commits: 1 + (index % 5),
+          at,
+        };
       case 1:
         return {
           type: 'issue_comment',
@@ -208,7 +234,12 @@ function mixedEvents(count: number) {
           at,
         };
       case 2:
-        return { type: 'label', actor: pick(random, LOGINS), issue: 400 - index, added: some(random, LABELS, 2) };
+        return {
+          type: 'label',
+          actor: pick(random, LOGINS),
+          issue: 400 - index,
+          added: some(random, LABELS, 2),
+        };
       default:
         return {
           type: 'release',
@@ -257,7 +288,11 @@ export function formatCorpus(): CorpusCase[] {
     {
       name: 'GitHub issues (40)',
       kind: 'shaped',
-      data: { kind: 'issue_list', items: issues.map(issueFromGitHub), page: { offset: 0, limit: 40, total: 143 } },
+      data: {
+        kind: 'issue_list',
+        items: issues.map(issueFromGitHub),
+        page: { offset: 0, limit: 40, total: 143 },
+      },
     },
     {
       name: 'GitHub pull requests (30)',
