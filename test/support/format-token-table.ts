@@ -36,15 +36,15 @@ const number = (value: number) => value.toLocaleString('en-US');
 
 /** The table as markdown: one row per case, "tokens / characters" per format, the smallest in bold. */
 export function printTable(rows: readonly TableRow[]): string {
-  const header = `| case | ${OUTPUT_FORMATS.join(' | ')} |`;
-  const align = `| --- | ${OUTPUT_FORMATS.map(() => '---:').join(' | ')} |`;
+  const header = `| case | data | ${OUTPUT_FORMATS.join(' | ')} |`;
+  const align = `| --- | --- | ${OUTPUT_FORMATS.map(() => '---:').join(' | ')} |`;
   const lines = rows.map((row) => {
     const least = Math.min(...OUTPUT_FORMATS.map((format) => row.tokens[format]));
     const cells = OUTPUT_FORMATS.map((format) => {
       const cell = `${number(row.tokens[format])} / ${number(row.chars[format])}`;
       return row.tokens[format] === least ? `**${cell}**` : cell;
     });
-    return `| ${row.name} (${row.kind}) | ${cells.join(' | ')} |`;
+    return `| ${row.name} | ${row.kind} | ${cells.join(' | ')} |`;
   });
   return [header, align, ...lines].join('\n');
 }
