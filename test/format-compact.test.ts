@@ -192,3 +192,13 @@ describe('compact tables', () => {
     expect(renderStructured({ kind: 'issue_list', items: [] }, 'compact').text).toBe('Issues: none.');
   });
 });
+
+describe('compact details', () => {
+  it('shows a list whose elements hold a comma as JSON in the summary line too', () => {
+    const { text } = renderStructured(
+      { kind: 'issue', item: { key: '#3', title: 'T', state: 'open', labels: ['a, b', 'c'] } },
+      'compact',
+    );
+    expect(text).toBe('#3 [open] T · [["a, b","c"]]');
+  });
+});

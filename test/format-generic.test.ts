@@ -149,3 +149,19 @@ describe('generic renderer, compact', () => {
     expect(countTokens(text)).toBeLessThanOrEqual(200);
   });
 });
+
+describe('generic renderer, compact: table or pairs', () => {
+  it('gives sparse records with long keys a table, as pairs would cost more than a markdown table', () => {
+    const records = Array.from({ length: 10 }, (_, i) =>
+      i % 2 === 0 ? { first_rather_long_field_name: i } : { second_rather_long_field_name: i },
+    );
+    const compact = renderStructured(records, 'compact').text;
+    expect(compact.split('\n').slice(0, 4)).toEqual([
+      'Items (10):',
+      'first_rather_long_field_name\tsecond_rather_long_field_name',
+      '0\t',
+      '\t1',
+    ]);
+    expect(compact.length).toBeLessThan(renderStructured(records, 'markdown').text.length);
+  });
+});

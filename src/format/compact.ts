@@ -2,18 +2,13 @@
 import { compactRow, inlineList } from './compact-cells.js';
 import { type Block, type Writer, lazyItems, textBlock } from './doc.js';
 import { excerpt } from './text.js';
-import {
-  EXCERPT_GRAPHEMES,
-  type FieldValue,
-  type ItemView,
-  headline,
-  joinValue,
-  presentFields,
-} from './item-view.js';
+import { EXCERPT_GRAPHEMES, type FieldValue, type ItemView, headline, presentFields } from './item-view.js';
 
 const SEPARATOR = ' · ';
 
-const joined = (value: FieldValue, join?: string) => joinValue(value, join ?? ',');
+// A list whose elements hold the separator is shown as JSON, here as in table cells.
+const joined = (value: FieldValue, join?: string) =>
+  typeof value === 'string' ? value : inlineList(value, join);
 
 /** "#13 [open] Test issue 13 · by alice · → bob,carol · [bug,ui] · updated 2020-05-02 · 2 comments · <url>". */
 export function summaryLine<T>(view: ItemView<T>, item: T, detail: boolean): string {
