@@ -45,8 +45,8 @@ function sameKeys(records: readonly Json[]): boolean {
 
 /**
  * A table when the records are uniform (the same keys, or rows that fill most of their cells), or when key=value
- * pairs would spend more characters on keys than a markdown table spends on its borders: compact is never the
- * larger of the two.
+ * pairs would spend more characters on keys than a markdown table spends on its borders (an estimate: quotes
+ * are not counted), so that pairs stay smaller than markdown.
  */
 function readsAsTable(records: readonly Json[], columns: readonly string[]): boolean {
   if (sameKeys(records)) return true;
