@@ -81,9 +81,9 @@ describe('foresight serve with the github plugin, over stdio', () => {
       textOf(await client.callTool({ name: 'gh__get_issues', arguments: { format } }));
     expect(await read('markdown')).toMatch(/^## Issues \(2\)\n\n\| Key \| Title \|/);
     expect((await read('markdown')).split('\n').find((l) => l.includes('Кнопка'))).toContain('| bug |');
-    expect((await read('compact')).split('\n')[1]).toMatch(
-      /^#3 \[open\] Кнопка не работает · by .+ · → mona · \[bug\]/,
-    );
+    const compact = (await read('compact')).split('\n');
+    expect(compact[1]).toMatch(/^key\ttitle\tstate\tauthor\tassignees\tlabels\t/);
+    expect(compact[2]).toMatch(/^#3\tКнопка не работает\topen\t.+\tmona\tbug\t/);
     const json = JSON.parse(await read('json')) as { items: { key: string }[] };
     expect(json.items.map((i) => i.key)).toEqual(['#3', '#2']);
     expect(await read('toon')).toMatch(/^kind: issue_list\nitems\[2\]/);

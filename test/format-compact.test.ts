@@ -17,8 +17,11 @@ const issue13: IssueShape = {
   body: 'First words of the body, and then a good deal more text that runs past the length of an excerpt for sure.',
 };
 
+/** A compact table line: cells split by tabs. */
+const row = (...cells: string[]) => cells.join('\t');
+
 describe('compact format', () => {
-  it('renders one line per issue with every present field, the URL and a body excerpt', () => {
+  it('renders a list as a table: a header row of the columns used, then one line per issue', () => {
     const { text } = renderStructured(
       {
         kind: 'issue_list',
@@ -41,8 +44,19 @@ describe('compact format', () => {
     expect(text).toBe(
       [
         'Issues (2):',
-        '#13 [open] Test issue 13 · by alice · → bob,carol · [bug,ui] · created 2020-05-01 · updated 2020-05-02 · 2 comments · https://github.com/o/r/issues/13 · "First words of the body, and then a good deal more text that runs past the…"',
-        'PROJ-7 [In Progress] Задача · type Bug · priority High · parent PROJ-1 · 1 comment',
+        row(
+          ...['key', 'title', 'state', 'author', 'assignees', 'labels', 'type', 'priority', 'parent'],
+          ...['created', 'updated', 'comments', 'url', 'excerpt'],
+        ),
+        row(
+          ...['#13', 'Test issue 13', 'open', 'alice', 'bob,carol', 'bug,ui', '', '', ''],
+          ...['2020-05-01', '2020-05-02', '2', 'https://github.com/o/r/issues/13'],
+          'First words of the body, and then a good deal more text that runs past the…',
+        ),
+        row(
+          ...['PROJ-7', 'Задача', 'In Progress', '', '', '', 'Bug', 'High', 'PROJ-1'],
+          ...['', '', '1', '', ''],
+        ),
       ].join('\n'),
     );
   });
@@ -71,7 +85,7 @@ describe('compact format', () => {
     );
   });
 
-  it('renders merge requests, review comments, diffs and pipelines in a line each', () => {
+  it('renders merge requests and jobs as tables, review comments and diffs as a line and their text', () => {
     const mrs = renderStructured(
       {
         kind: 'merge_request_list',
@@ -91,7 +105,11 @@ describe('compact format', () => {
       'compact',
     ).text;
     expect(mrs).toBe(
-      'Merge requests (1):\n#45 [open] Add search · draft · by dana · review: eve,finn · search → main',
+      [
+        'Merge requests (1):',
+        row('key', 'title', 'state', 'draft', 'author', 'reviewers', 'branches'),
+        row('#45', 'Add search', 'open', 'yes', 'dana', 'eve,finn', 'search → main'),
+      ].join('\n'),
     );
 
     const notes = renderStructured(
@@ -126,6 +144,61 @@ describe('compact format', () => {
       },
       'compact',
     ).text;
-    expect(pipeline).toBe('Pipeline 9 [running] · ref main\n\nJobs (1):\nbuild [running] · 30s · id 1');
+    expect(pipeline).toBe(
+      [
+        'Pipeline 9 [running] · ref main',
+        '',
+        'Jobs (1):',
+        row('job', 'state', 'duration (s)', 'id'),
+        row('build', 'running', '30', '1'),
+      ].join('\n'),
+    );
+  });
+});
+
+describe('compact tables', () => {
+  it('keeps every cell on one line, so a tab is always a separator; quotes and pipes stay as they are', () => {
+    const { text } = renderStructured(
+      {
+        kind: 'issue_list',
+        items: [
+          {
+            key: '#7',
+            title: 'Export\tdrops "quoted" | rows',
+            state: 'open',
+            labels: ['needs: triage', 'good first issue'],
+            body: 'Line one says "hi".\n\nLine\ttwo.',
+          },
+          { key: '#8', title: 'Labels with commas', state: 'open', labels: ['a, b', 'c'] },
+        ],
+      },
+      'compact',
+    );
+    expect(text.split('\n')).toEqual([
+      'Issues (2):',
+      row('key', 'title', 'state', 'labels', 'excerpt'),
+      row(
+        '#7',
+        'Export drops "quoted" | rows',
+        'open',
+        'needs: triage,good first issue',
+        'Line one says "hi". Line two.',
+      ),
+      row('#8', 'Labels with commas', 'open', '["a, b","c"]', ''),
+    ]);
+  });
+
+  it('says "none" for an empty list', () => {
+    expect(renderStructured({ kind: 'issue_list', items: [] }, 'compact').text).toBe('Issues: none.');
+  });
+});
+
+describe('compact details', () => {
+  it('shows a list whose elements hold a comma as JSON in the summary line too', () => {
+    const { text } = renderStructured(
+      { kind: 'issue', item: { key: '#3', title: 'T', state: 'open', labels: ['a, b', 'c'] } },
+      'compact',
+    );
+    expect(text).toBe('#3 [open] T · [["a, b","c"]]');
   });
 });

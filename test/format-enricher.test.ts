@@ -138,7 +138,10 @@ describe('format enricher', () => {
     const compact = enricher.transformResult?.(tool, result, { format: 'compact' });
     expect(compact).toEqual({
       content: [
-        { type: 'text', text: 'Issues (1):\n#1 [open] First · by alice · https://github.com/o/r/issues/1' },
+        {
+          type: 'text',
+          text: 'Issues (1):\nkey\ttitle\tstate\tauthor\turl\n#1\tFirst\topen\talice\thttps://github.com/o/r/issues/1',
+        },
       ],
       structuredContent: shaped,
       _meta: { traceId: 't1' },

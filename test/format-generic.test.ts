@@ -32,8 +32,9 @@ describe('generic renderer', () => {
         'incomplete_results: false',
         '',
         'items (2):',
-        'id: 1 · name: a|b · tags: ["x","y"] · owner: {"login":"o"}',
-        'id: 2 · name: Ёлка 🎄',
+        'id\tname\ttags\towner',
+        '1\ta|b\tx,y\t{"login":"o"}',
+        '2\tЁлка 🎄\t\t',
       ].join('\n'),
     );
   });
@@ -81,5 +82,86 @@ describe('generic renderer', () => {
       `Showing ${shown} of 500 items (trimmed to fit a budget of about 500 tokens, estimated); the other ${500 - shown} are left out; ask for fewer or narrower results to see them.`,
     );
     expect(countTokens(text)).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('generic renderer, compact', () => {
+  const services = Array.from({ length: 40 }, (_, i) => ({
+    id: 1200 + i,
+    name: `svc-${i}`,
+    status: i % 3 === 0 ? 'degraded' : 'running',
+    tags: i % 2 === 0 ? ['prod', 'pci'] : [],
+    note: i === 1 ? 'Said "ok"\tthen\nleft | fine' : null,
+    owner: i === 2 ? { login: 'o' } : undefined,
+  }));
+
+  it('gives uniform records one header row, then a line of values per record, lists without brackets', () => {
+    const lines = renderStructured(services, 'compact').text.split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      'Items (40):',
+      'id\tname\tstatus\ttags\tnote\towner',
+      '1200\tsvc-0\tdegraded\tprod,pci\t\t',
+      // Tabs and line breaks inside a value become spaces, so a tab is always a separator; quotes and "|" stay.
+      '1201\tsvc-1\trunning\t\tSaid "ok" then left | fine\t',
+      '1202\tsvc-2\trunning\tprod,pci\t\t{"login":"o"}',
+    ]);
+    expect(lines).toHaveLength(42);
+    for (const line of lines.slice(1)) expect(line.split('\t')).toHaveLength(6);
+  });
+
+  it('shows a list whose elements hold a comma as JSON, so the split stays unambiguous', () => {
+    const text = renderStructured(
+      [
+        { id: 1, labels: ['a, b', 'c'] },
+        { id: 2, labels: ['d'] },
+      ],
+      'compact',
+    ).text;
+    expect(text).toBe('Items (2):\nid\tlabels\n1\t["a, b","c"]\n2\td');
+  });
+
+  it('gives records of different kinds key=value pairs, quoting values with spaces and escaping quotes', () => {
+    const events = [
+      { type: 'push', actor: 'alice', commits: 3 },
+      { type: 'comment', actor: 'bob', excerpt: 'Said "no" to C:\\temp' },
+      { type: 'label', added: ['bug', 'ui'], empty: '' },
+      { type: 'release', tag: 'v2.0', assets: [{ name: 'a.tgz' }] },
+    ];
+    expect(renderStructured(events, 'compact').text).toBe(
+      [
+        'Items (4):',
+        'type=push actor=alice commits=3',
+        'type=comment actor=bob excerpt="Said \\"no\\" to C:\\\\temp"',
+        'type=label added=bug,ui empty=""',
+        'type=release tag=v2.0 assets="[{\\"name\\":\\"a.tgz\\"}]"',
+      ].join('\n'),
+    );
+  });
+
+  it('cuts a compact table within the budget by whole rows, keeping the header row', () => {
+    const { text, trimmed } = renderStructured(services, 'compact', { budgetTokens: 200 });
+    const shown = trimmed?.shownItems ?? 0;
+    expect(shown).toBeGreaterThan(3);
+    expect(shown).toBeLessThan(40);
+    const lines = text.split('\n');
+    expect(lines.slice(0, 2)).toEqual([`Items (${shown} of 40):`, 'id\tname\tstatus\ttags\tnote\towner']);
+    expect(lines.filter((line) => /^12\d\d\t/.test(line))).toHaveLength(shown);
+    expect(countTokens(text)).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('generic renderer, compact: table or pairs', () => {
+  it('gives sparse records with long keys a table, as pairs would cost more than a markdown table', () => {
+    const records = Array.from({ length: 10 }, (_, i) =>
+      i % 2 === 0 ? { first_rather_long_field_name: i } : { second_rather_long_field_name: i },
+    );
+    const compact = renderStructured(records, 'compact').text;
+    expect(compact.split('\n').slice(0, 4)).toEqual([
+      'Items (10):',
+      'first_rather_long_field_name\tsecond_rather_long_field_name',
+      '0\t',
+      '\t1',
+    ]);
+    expect(compact.length).toBeLessThan(renderStructured(records, 'markdown').text.length);
   });
 });

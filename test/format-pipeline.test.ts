@@ -97,7 +97,8 @@ describe('format layer through the pipeline', () => {
     const result = await c.client.callTool({ name: 'tracker__get_issues', arguments: {} });
     const text = textOf(result);
     const lines = text.split('\n').filter((line) => line.startsWith('#'));
-    expect(lines[0]).toMatch(/^#1 \[open\] Save fails 1 · by alice · → борис · \[bug\]/);
+    expect(text.split('\n')[1]).toMatch(/^key\ttitle\tstate\tauthor\tassignees\tlabels\t/);
+    expect(lines[0]).toMatch(/^#1\tSave fails 1\topen\talice\tборис\tbug\t/);
     expect(lines[1]).toContain('Ошибка сохранения 2');
     expect(text).toMatch(
       new RegExp(

@@ -44,10 +44,18 @@ const sprints: ShapedResult = {
   ],
 };
 
+/** A compact table line: cells split by tabs. */
+const row = (...cells: string[]) => cells.join('\t');
+
 describe('tracker metadata shapes', () => {
   it('lists statuses with their category and the transition that reaches them', () => {
     expect(renderStructured(statuses, 'compact').text).toBe(
-      'Statuses (2):\nTo Do · category todo\nIn Review · category in_progress · via Send to review',
+      [
+        'Statuses (2):',
+        row('status', 'category', 'transition'),
+        row('To Do', 'todo', ''),
+        row('In Review', 'in_progress', 'Send to review'),
+      ].join('\n'),
     );
     expect(renderStructured(statuses, 'markdown').text).toContain(
       '| In Review | in_progress | Send to review |',
@@ -56,7 +64,11 @@ describe('tracker metadata shapes', () => {
 
   it('lists custom fields with type, parameter, options and id', () => {
     expect(renderStructured(fields, 'compact').text).toBe(
-      'Custom fields (1):\nSévérité · type option · param cf_severite · required · one of Critical, High · id customfield_10020',
+      [
+        'Custom fields (1):',
+        row('field', 'type', 'parameter', 'required', 'options', 'id'),
+        row('Sévérité', 'option', 'cf_severite', 'yes', 'Critical, High', 'customfield_10020'),
+      ].join('\n'),
     );
     expect(renderStructured(fields, 'markdown').text).toContain(
       '| Sévérité | option | cf_severite | yes | Critical, High | customfield_10020 |',
@@ -65,13 +77,22 @@ describe('tracker metadata shapes', () => {
 
   it('lists users with the id the API takes, and marks inactive ones', () => {
     expect(renderStructured(users, 'compact').text).toBe(
-      'Users (2):\nAda Lovelace · email ada@example.com · id 5b10a2844c20165700ede21g\nOld [inactive] · id x',
+      [
+        'Users (2):',
+        row('user', 'state', 'email', 'id'),
+        row('Ada Lovelace', '', 'ada@example.com', '5b10a2844c20165700ede21g'),
+        row('Old', 'inactive', '', 'x'),
+      ].join('\n'),
     );
   });
 
   it('lists sprints with state, dates and goal', () => {
     expect(renderStructured(sprints, 'compact').text).toBe(
-      'Sprints (1):\nSprint 12 [active] · id 37 · from 2026-11-20 · to 2026-12-04 · "Ship ADF"',
+      [
+        'Sprints (1):',
+        row('sprint', 'state', 'id', 'starts', 'ends', 'excerpt'),
+        row('Sprint 12', 'active', '37', '2026-11-20', '2026-12-04', 'Ship ADF'),
+      ].join('\n'),
     );
     expect(renderStructured(sprints, 'markdown').text).toContain(
       '| Sprint 12 | active | 37 | 2026-11-20 | 2026-12-04 |',

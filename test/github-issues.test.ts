@@ -175,7 +175,8 @@ describe('github issue tools: reading', () => {
     expect(data.kind).toBe('issue_list');
     expect(data.items.map((i) => i.key)).toEqual(['#9', '#7', '#6']);
     expect(data.page).toEqual({ offset: 0, limit: 3, total: 4 });
-    expect(text.split('\n')[1]).toMatch(/^#9 \[open\] Issue 9 · by /);
+    expect(text.split('\n')[1]).toMatch(/^key\ttitle\tstate\tauthor\t/);
+    expect(text.split('\n')[2]).toMatch(/^#9\tIssue 9\topen\t/);
     expect(text).toContain('call again with offset=3');
   });
 

@@ -111,7 +111,7 @@ function missingFields(
   return issues.flatMap((issue) => {
     const row =
       format === 'compact'
-        ? lines.find((line) => line.startsWith(`${issue.key} `))
+        ? lines.find((line) => line.startsWith(`${issue.key}\t`))
         : lines.find((line) => line.startsWith(`| [${issue.key}](`) || line.startsWith(`| ${issue.key} |`));
     if (row === undefined) return [`${issue.key} (no row)`];
     return expectedValues(issue).flatMap(([field, value]) =>

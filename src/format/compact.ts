@@ -1,18 +1,14 @@
-// The compact writer: one line per item with only the fields that matter, and a few lines per detail.
+// The compact writer: a list of rows as a table (one header row, one line per item), a few lines per detail.
+import { compactRow, inlineList } from './compact-cells.js';
 import { type Block, type Writer, lazyItems, textBlock } from './doc.js';
 import { excerpt } from './text.js';
-import {
-  EXCERPT_GRAPHEMES,
-  type FieldValue,
-  type ItemView,
-  headline,
-  joinValue,
-  presentFields,
-} from './item-view.js';
+import { EXCERPT_GRAPHEMES, type FieldValue, type ItemView, headline, presentFields } from './item-view.js';
 
 const SEPARATOR = ' · ';
 
-const joined = (value: FieldValue, join?: string) => joinValue(value, join ?? ',');
+// A list whose elements hold the separator is shown as JSON, here as in table cells.
+const joined = (value: FieldValue, join?: string) =>
+  typeof value === 'string' ? value : inlineList(value, join);
 
 /** "#13 [open] Test issue 13 · by alice · → bob,carol · [bug,ui] · updated 2020-05-02 · 2 comments · <url>". */
 export function summaryLine<T>(view: ItemView<T>, item: T, detail: boolean): string {
@@ -31,16 +27,44 @@ function listHead<T>(view: ItemView<T>) {
     empty ? `${view.heading}: none.` : `${view.heading} (${label}):`;
 }
 
+interface Column<T> {
+  name: string;
+  cell(item: T): string | undefined;
+}
+
+/** A list of rows as a table: the columns some item has a value for, named once in a header row. */
+function rowsTable<T>(view: ItemView<T>, items: readonly T[]) {
+  const anyOf = (get: (item: T) => unknown) => items.some((item) => get(item) !== undefined);
+  const column = (name: string, cell: (item: T) => string | undefined): Column<T>[] =>
+    anyOf(cell) ? [{ name, cell }] : [];
+  const columns: Column<T>[] = [
+    { name: view.keyLabel.toLowerCase(), cell: view.key },
+    ...column('title', view.title),
+    ...column('state', view.state),
+    ...view.fields.flatMap((field) =>
+      column(field.column ?? field.label.toLowerCase(), (item) => {
+        const value = field.value(item, false);
+        return value === undefined || typeof value === 'string' ? value : inlineList(value, field.join);
+      }),
+    ),
+    ...column('url', view.url),
+    ...column('excerpt', (item) => {
+      const text = view.text(item);
+      return text === undefined ? undefined : excerpt(text, EXCERPT_GRAPHEMES);
+    }),
+  ];
+  const header = compactRow(columns.map((col) => col.name));
+  return {
+    head: (label: string, empty: boolean) =>
+      empty ? `${view.heading}: none.` : `${view.heading} (${label}):\n${header}`,
+    ...lazyItems(items, (item): Block => ({ text: compactRow(columns.map((col) => col.cell(item))) })),
+    separator: '\n',
+  };
+}
+
 export const compactWriter: Writer = {
   list(view, items) {
-    if (view.style === 'rows') {
-      const line = (item: (typeof items)[number]): Block => {
-        const text = view.text(item);
-        const quoted = text === undefined ? [] : [`"${excerpt(text, EXCERPT_GRAPHEMES)}"`];
-        return { text: [summaryLine(view, item, false), ...quoted].join(SEPARATOR) };
-      };
-      return { head: listHead(view), ...lazyItems(items, line), separator: '\n' };
-    }
+    if (view.style === 'rows') return rowsTable(view, items);
     const section = (item: (typeof items)[number]): Block => {
       const text = view.text(item);
       const summary = summaryLine(view, item, false);

@@ -1,25 +1,14 @@
 // Lays out any JSON value when no shape is known: arrays as a table or lines, objects as fields, nested values as short JSON.
 import { type Block, type Doc, type ListSlot, lazyItems, textBlock } from './doc.js';
+import { compactRows, compactValue } from './generic-compact.js';
 import { heading, tableHead, tableRow } from './markdown.js';
-import { boundaryAtOrBefore, excerpt } from './text.js';
+import { ROW_TEXT_GRAPHEMES, excerpt, shortJson } from './text.js';
 
 export type GenericStyle = 'markdown' | 'compact';
-
-// Nested values are shown inline up to this many characters of JSON; strings in rows up to this many graphemes.
-const SHORT_JSON_CHARS = 80;
-const ROW_TEXT_GRAPHEMES = 200;
 
 type Json = Record<string, unknown>;
 const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A nested value as JSON on one line, cut with "…" past a few dozen characters. */
-export function shortJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length <= SHORT_JSON_CHARS
-    ? text
-    : `${text.slice(0, boundaryAtOrBefore(text, SHORT_JSON_CHARS))}…`;
-}
 
 /** A value in a row or a field line; undefined for null and undefined, which are left out. */
 function inline(value: unknown): string | undefined {
@@ -63,24 +52,8 @@ export function genericList(data: unknown): ListSlot | undefined {
 }
 
 function rows(items: readonly unknown[], name: string, style: GenericStyle, level: number) {
+  if (style === 'compact') return compactRows(items, name);
   const records = items.length > 0 && items.every(isRecord);
-  if (style === 'compact') {
-    const line = (item: unknown): Block => ({
-      text: isRecord(item)
-        ? Object.entries(item)
-            .flatMap(([key, value]) => {
-              const text = inline(value);
-              return text === undefined ? [] : [`${key}: ${text}`];
-            })
-            .join(' · ')
-        : (inline(item) ?? 'null'),
-    });
-    return {
-      head: (label: string, empty: boolean) => (empty ? `${name}: none.` : `${name} (${label}):`),
-      ...lazyItems(items, line),
-      separator: '\n',
-    };
-  }
   const title = heading(level, name);
   if (!records) {
     return {
@@ -117,7 +90,7 @@ function fields(data: Json, skip: string | undefined, style: GenericStyle): Bloc
       sections.push(textBlock(style === 'markdown' ? `${heading(3, key)}\n\n` : `${key}:\n`, value));
       continue;
     }
-    const text = inline(value);
+    const text = style === 'markdown' ? inline(value) : compactValue(value);
     if (text !== undefined) lines.push(style === 'markdown' ? `- **${key}:** ${text}` : `${key}: ${text}`);
   }
   return [...(lines.length > 0 ? [{ text: lines.join('\n') }] : []), ...sections];

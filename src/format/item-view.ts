@@ -9,6 +9,8 @@ export interface FieldView<T> {
   label: string;
   /** The value, or undefined when the item does not have it. `detail` asks for the long form (full timestamps). */
   value(item: T, detail: boolean): FieldValue | undefined;
+  /** Header of its column in a compact table; default the label in lower case. */
+  column?: string;
   /** The compact form of the joined value: "→ bob,carol". */
   compact(text: string): string;
   /** How a list value is joined; default ", " in markdown and "," in compact. */

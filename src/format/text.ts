@@ -129,3 +129,15 @@ export function excerpt(text: string, maxGraphemes: number): string {
   }
   return `${flat.slice(0, end).trimEnd()}…`;
 }
+
+// Generic data shows strings in rows up to this many graphemes, and nested values up to this many characters of JSON.
+export const ROW_TEXT_GRAPHEMES = 200;
+const SHORT_JSON_CHARS = 80;
+
+/** A nested value as JSON on one line, cut with "…" past a few dozen characters. */
+export function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= SHORT_JSON_CHARS
+    ? text
+    : `${text.slice(0, boundaryAtOrBefore(text, SHORT_JSON_CHARS))}…`;
+}

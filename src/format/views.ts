@@ -189,7 +189,12 @@ export const jobView: ItemView<JobShape> = {
   url: (job) => str(job.url),
   fields: [
     wordField('Stage', 'stage', (job) => job.stage),
-    { label: 'Duration', value: (job) => str(num(job.durationS)), compact: (text) => `${text}s` },
+    {
+      label: 'Duration',
+      column: 'duration (s)',
+      value: (job) => str(num(job.durationS)),
+      compact: (text) => `${text}s`,
+    },
     wordField('Id', 'id', (job) => (str(job.name) === undefined ? undefined : job.id)),
   ],
   text: () => undefined,
