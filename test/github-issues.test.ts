@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import github from '../src/plugins/github/index.js';
-import { type Connected, connect, textOf } from './support/in-memory.js';
+import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
 import { type FakeGitHub, type RecordedRequest, gh, startFakeGitHub } from './support/fake-github.js';
 
 const TOKEN = 'ghp_test_issues_0123456789';
@@ -368,7 +368,9 @@ describe('github issue tools: errors', () => {
 
   it('a GitHub that does not answer in time fails the call at its deadline, naming tool and limit', async () => {
     fake.route('GET', `${REPO}/issues/99`, () => new Promise<never>(() => {}));
+    const records: Record<string, unknown>[] = [];
     connected = await connect({
+      logger: createMemoryLogger(records),
       plugins: [
         {
           plugin: github,
@@ -388,6 +390,17 @@ describe('github issue tools: errors', () => {
     expect(isError).toBe(true);
     expect(text).toContain('gh__get_issue');
     expect(text).toContain('300 ms');
+    // The deadline aborted the request: the request log says so at debug, not as a failure of GitHub's.
+    await vi.waitFor(() =>
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          level: 'debug',
+          msg: 'GitHub request aborted',
+          request: `GET ${REPO}/issues/99`,
+        }),
+      ),
+    );
+    expect(records.filter((r) => r.level === 'error')).toEqual([]);
   });
 
   it('a rate limit says when it resets', async () => {

@@ -11,7 +11,8 @@ export type GitHubClient = Octokit;
 
 /**
  * What every request of a call passes as octokit's `request` option: the call's signal, and the statuses
- * the caller handles itself (a 404 that means "no parent"), whose failures are logged at debug, not error.
+ * the caller handles itself (a 404 that means "no parent"). Failed requests are logged at error, except
+ * those statuses and aborted requests, which are logged at debug.
  */
 export interface RequestScope {
   signal?: AbortSignal;
@@ -56,7 +57,10 @@ export function createGitHubClient(settings: GitHubSettings, logger: Logger): Gi
     const scope = options.request as RequestScope | undefined;
     const { method, url } = client.request.endpoint.parse(options);
     const line = { request: `${method} ${url.replace(settings.baseUrl, '')}`, status };
-    if (typeof status === 'number' && scope?.expectedStatuses?.includes(status)) {
+    // An aborted request (a deadline, a cancelled or speculative call) is the caller's doing, not GitHub's.
+    if (scope?.signal?.aborted === true) {
+      logger.debug(line, 'GitHub request aborted');
+    } else if (typeof status === 'number' && scope?.expectedStatuses?.includes(status)) {
       logger.debug(line, 'GitHub request failed as the caller expects');
     } else {
       logger.error(line, 'GitHub request failed');
