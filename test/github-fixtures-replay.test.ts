@@ -143,6 +143,10 @@ describe('labels and milestones load apart (the labels recording, which has no m
     expect(store.problem()).toBe(
       `milestones could not be loaded (the open milestones of ${REPO} was not found on GitHub)`,
     );
+    // The next load fails the same way: the warning is not repeated at every reload.
+    await store.refresh();
+    expect(store.current()?.labels).toEqual(RECORDED_LABELS);
+    expect(logger.records.filter((r) => r.level === 'warn')).toHaveLength(1);
     await store.stop();
   });
 

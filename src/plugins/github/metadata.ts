@@ -72,10 +72,13 @@ export function createMetadataStore(
       ['milestones', milestones],
     ] as const) {
       if (result.status === 'fulfilled') continue;
-      failed.set(part, reason(result.reason));
+      const why = reason(result.reason);
+      failed.set(part, why);
       const kept = before?.[part] !== undefined;
-      logger.warn(
-        { err: reason(result.reason) },
+      // A lasting failure (milestones of a repository without issues) is said once, then at each change.
+      const level = before?.failed.get(part) === why ? 'debug' : 'warn';
+      logger[level](
+        { err: why },
         kept
           ? `cannot reload the ${part} of ${fullName}; their enum keeps the last load until the next try`
           : `cannot load the ${part} of ${fullName}; the schemas take any until the next try`,
