@@ -89,6 +89,28 @@ describe('fixture replay', () => {
     expect(fake.unmatched.map((r) => r.query)).toEqual([{ per_page: '4' }]);
   });
 
+  it('takes a default a test names as the recording left it out, and ignores the keys it names', async () => {
+    fake.replay('paginate-issues', { ignore: ['per_page'], defaults: { state: 'open', page: '1' } });
+    const { data } = await client().rest.issues.listForRepo({
+      owner: 'octokit-fixture-org',
+      repo: 'paginate-issues',
+      state: 'open',
+      per_page: 100,
+      page: 1,
+    });
+    expect(data.map((i) => i.number)).toEqual([13, 12, 11]);
+    // A value other than the default is still the request's own: nothing recorded it.
+    const failure = await rejection(
+      client().rest.issues.listForRepo({
+        owner: 'octokit-fixture-org',
+        repo: 'paginate-issues',
+        state: 'closed',
+      }),
+    );
+    expect(failure.status).toBe(404);
+    expect(fake.unmatched.map((r) => r.query)).toEqual([{ state: 'closed' }]);
+  });
+
   it('matches an encoded search query and replays the search result', async () => {
     fake.replay('search-issues');
     const { data } = await client().rest.search.issuesAndPullRequests({

@@ -23,9 +23,10 @@ describe('get_pipeline', () => {
     expect(host.calls().map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET ${REPO}/pulls/12`,
       `GET ${REPO}/commits/${HEAD_SHA}/check-runs`,
+      `GET ${REPO}/commits/${HEAD_SHA}/status`,
       `GET ${REPO}/actions/runs`,
     ]);
-    expect(host.calls()[2]?.query).toEqual({ head_sha: HEAD_SHA, per_page: '100' });
+    expect(host.calls()[3]?.query).toEqual({ head_sha: HEAD_SHA, per_page: '100' });
     expect(result.structuredContent).toEqual({
       kind: 'pipeline',
       item: {
@@ -65,10 +66,12 @@ describe('get_pipeline', () => {
     expect(host.calls().map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET ${REPO}/branches/release`,
       `GET ${REPO}/commits/${HEAD_SHA}/check-runs`,
+      `GET ${REPO}/commits/${HEAD_SHA}/status`,
       `GET ${REPO}/actions/runs`,
       `GET ${REPO}`,
       `GET ${REPO}/branches/main`,
       `GET ${REPO}/commits/${HEAD_SHA}/check-runs`,
+      `GET ${REPO}/commits/${HEAD_SHA}/status`,
       `GET ${REPO}/actions/runs`,
     ]);
   });

@@ -1,13 +1,15 @@
 // GitHub sub-issues: link_issues and get_issue's relations, through the host and a real client, on the fake GitHub.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import github from '../src/plugins/github/index.js';
-import { type Connected, connect, textOf } from './support/in-memory.js';
+import { type Connected, connect, createMemoryLogger, textOf } from './support/in-memory.js';
 import { type FakeGitHub, gh, startFakeGitHub } from './support/fake-github.js';
 
 const TOKEN = 'ghp_sub_issues_0123456789';
 const REPO = '/repos/octo-org/octo-repo';
 let fake: FakeGitHub;
 let connected: Connected | undefined;
+/** What the host logged in the current test. */
+let records: Record<string, unknown>[] = [];
 
 beforeEach(async () => {
   process.env.GH_SUB_TOKEN = TOKEN;
@@ -25,7 +27,9 @@ afterEach(async () => {
 });
 
 async function serve(subIssues: boolean | undefined): Promise<Connected> {
+  records = [];
   connected = await connect({
+    logger: createMemoryLogger(records),
     plugins: [
       {
         plugin: github,
@@ -162,5 +166,25 @@ describe('github sub-issues', () => {
     expect(
       fake.requests.filter((r) => r.path.endsWith('/parent') || r.path.endsWith('/sub_issues')),
     ).toHaveLength(4);
+    // That 404 is expected: logged at debug, not as a failed request.
+    // (The planner's speculative reads are not routed here: their 404s are nobody's expectation.)
+    const parentLines = records.filter((r) => String(r.request).endsWith('/parent'));
+    expect(parentLines.map((r) => [r.request, r.level, r.status])).toEqual([
+      [`GET ${REPO}/issues/6/parent`, 'debug', 404],
+    ]);
+  });
+
+  it('still logs a 404 nobody expected at error, once', async () => {
+    fake.route('GET', `${REPO}/issues/5/parent`, { status: 200, body: gh.issue(1) });
+    fake.route('GET', `${REPO}/issues/5/sub_issues`, gh.error(404, 'Not Found'));
+    const c = await serve(true);
+    const result = await c.client.callTool({
+      name: 'gh__get_issue',
+      arguments: { key: '#5', include_relations: true },
+    });
+    expect(result.isError).toBe(true);
+    expect(records.filter((r) => r.level === 'error').map((r) => [r.request, r.status])).toEqual([
+      [`GET ${REPO}/issues/5/sub_issues?per_page=50`, 404],
+    ]);
   });
 });

@@ -13,6 +13,26 @@ const source = (count: number, reportTotal: boolean) => {
 };
 
 describe('windowOfPages', () => {
+  it("hands each page the address the page before named, so a provider reads its API's own next URL", async () => {
+    const asked: [number, string | undefined][] = [];
+    const pages = [['a', 'b'], ['c', 'd'], ['e']];
+    const fetchPage = async (page: number, _perPage: number, next?: string) => {
+      asked.push([page, next]);
+      const index = next === undefined ? 0 : Number(next.slice('cursor-'.length));
+      const more = index + 1 < pages.length;
+      return { items: pages[index] ?? [], hasNext: more, ...(more ? { next: `cursor-${index + 1}` } : {}) };
+    };
+    expect(await windowOfPages(fetchPage, { offset: 1, limit: 10, perPage: 2, keep: () => true })).toEqual({
+      items: ['b', 'c', 'd', 'e'],
+      page: { offset: 1, limit: 10, total: 5 },
+    });
+    expect(asked).toEqual([
+      [1, undefined],
+      [2, 'cursor-1'],
+      [3, 'cursor-2'],
+    ]);
+  });
+
   it('starts on the page that holds the offset and knows the total on the last page', async () => {
     const { asked, fetchPage } = source(25, false);
     expect(await windowOfPages(fetchPage, { offset: 18, limit: 5, perPage: 10 })).toEqual({

@@ -157,3 +157,56 @@ export function branch(name: string, sha = DEFAULT_SHA, repo = DEFAULT_REPO): Bo
     protection_url: `${api}/branches/${name}/protection`,
   } satisfies Fields<Rest['repos']['getBranch']['response']['data']>;
 }
+
+export interface CommitStatusFields {
+  state: 'error' | 'failure' | 'pending' | 'success';
+  context: string;
+  description: string | null;
+  target_url: string | null;
+  created_at: string;
+}
+
+/** One context's status on a commit ("status"), as another CI service reports it through the statuses API. */
+export function commitStatus(
+  id: number,
+  fields: Partial<CommitStatusFields> = {},
+  repo = DEFAULT_REPO,
+): Body {
+  const createdAt = fields.created_at ?? DEFAULT_TIME;
+  return {
+    url: `${API_ORIGIN}/repos/${repo}/statuses/${DEFAULT_SHA}`,
+    avatar_url: null,
+    id,
+    node_id: nodeId('StatusContext', id),
+    state: fields.state ?? 'success',
+    description: fields.description ?? null,
+    target_url: fields.target_url ?? null,
+    context: fields.context ?? 'default',
+    created_at: createdAt,
+    updated_at: createdAt,
+    creator: user(DEFAULT_LOGIN),
+  } satisfies Fields<Rest['repos']['createCommitStatus']['response']['data']>;
+}
+
+/**
+ * repos.getCombinedStatusForRef's answer: the latest status of each context. GitHub says "pending" for a
+ * commit without any.
+ */
+export function combinedStatus(statuses: Body[], sha = DEFAULT_SHA, repo = DEFAULT_REPO): Body {
+  const states = statuses.map((status) => status.state);
+  const state = states.some((s) => s === 'failure' || s === 'error')
+    ? 'failure'
+    : states.length > 0 && states.every((s) => s === 'success')
+      ? 'success'
+      : 'pending';
+  const api = `${API_ORIGIN}/repos/${repo}`;
+  return {
+    state,
+    statuses,
+    sha,
+    total_count: statuses.length,
+    repository: repository(repo),
+    commit_url: `${api}/commits/${sha}`,
+    url: `${api}/commits/${sha}/status`,
+  } satisfies Fields<Rest['repos']['getCombinedStatusForRef']['response']['data']>;
+}

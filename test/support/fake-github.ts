@@ -25,7 +25,15 @@ import {
   compileRoute,
   requestLine,
 } from './fake-rest.js';
-import { branch, checkRun, checkRunList, workflowRun, workflowRunList } from './fake-github-check-bodies.js';
+import {
+  branch,
+  checkRun,
+  checkRunList,
+  combinedStatus,
+  commitStatus,
+  workflowRun,
+  workflowRunList,
+} from './fake-github-check-bodies.js';
 import {
   graphqlData,
   graphqlErrors,
@@ -37,7 +45,7 @@ import {
 } from './fake-github-review-bodies.js';
 
 export type { CommentFields, IssueFields } from './fake-github-bodies.js';
-export type { CheckRunFields, WorkflowRunFields } from './fake-github-check-bodies.js';
+export type { CheckRunFields, CommitStatusFields, WorkflowRunFields } from './fake-github-check-bodies.js';
 export type {
   PullFields,
   PullFileFields,
@@ -57,6 +65,21 @@ export type GraphqlHandler = (
   request: RecordedRequest,
 ) => FakeReply | Promise<FakeReply>;
 
+/** How loosely a replayed recording matches a request's query: exactly, unless a test says otherwise. */
+export interface ReplayOptions {
+  /**
+   * Pairs GitHub takes as given when they are left out (`state: 'open'`, `page: '1'`): a request that sends one
+   * matches a recording that left it out. A pair with another value still has to be recorded.
+   */
+  defaults?: Record<string, string>;
+  /**
+   * Keys left out of the match on both sides. `per_page`: the recording answers a page of the size it was
+   * recorded with, whatever size was asked for, as a server that pages by its own size does; its Link names
+   * the next page with the recorded size.
+   */
+  ignore?: readonly string[];
+}
+
 export interface FakeGitHub {
   /** e.g. http://127.0.0.1:PORT, what the plugin gets as base_url. */
   url: string;
@@ -72,7 +95,7 @@ export interface FakeGitHub {
    * body. Recordings of one request answer in recorded order, the last one again once all were used. As
    * for every reply, GitHub's origins (api., uploads., codeload.) in headers and bodies become `url`.
    */
-  replay(scenario: string): void;
+  replay(scenario: string, options?: ReplayOptions): void;
   /**
    * Answers POST /graphql: the handler gets the operation (query text and variables) and the request, and
    * replies as a route does (gh.graphqlData / gh.graphqlErrors build GitHub's answers). Later calls win.
@@ -125,16 +148,27 @@ function sameQuery(a: Record<string, string>, b: Record<string, string>): boolea
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
-function replayResponder(recordings: readonly Recording[]): Responder {
+/** The query as the match sees it: ignored keys out, and pairs that only repeat GitHub's default. */
+function matchedQuery(query: Record<string, string>, options: ReplayOptions): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query).filter(
+      ([key, value]) => !options.ignore?.includes(key) && options.defaults?.[key] !== value,
+    ),
+  );
+}
+
+function replayResponder(recordings: readonly Recording[], options: ReplayOptions = {}): Responder {
   const used = new Set<Recording>();
   const keyed = recordings.map((recording) => {
     const target = new URL(recording.path, API_ORIGIN);
-    return { recording, path: target.pathname, query: Object.fromEntries(target.searchParams) };
+    const query = matchedQuery(Object.fromEntries(target.searchParams), options);
+    return { recording, path: target.pathname, query };
   });
   return (request) => {
+    const query = matchedQuery(request.query, options);
     const candidates = keyed
       .filter((k) => k.recording.method.toUpperCase() === request.method && k.path === request.path)
-      .filter((k) => sameQuery(k.query, request.query))
+      .filter((k) => sameQuery(k.query, query))
       .map((k) => k.recording);
     const recording = candidates.find((r) => !used.has(r)) ?? candidates.at(-1);
     if (recording === undefined) return undefined;
@@ -240,7 +274,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     requests,
     unmatched,
     route: (method, pattern, handler) => void responders.push(compileRoute('', method, pattern, handler)),
-    replay: (scenario) => void responders.push(replayResponder(loadScenario(scenario))),
+    replay: (scenario, options) => void responders.push(replayResponder(loadScenario(scenario), options)),
     graphql: (handler) =>
       void responders.push(
         compileRoute('', 'POST', '/graphql', (request) => {
@@ -280,6 +314,8 @@ export const gh = {
   reviewComment,
   checkRun,
   checkRunList,
+  commitStatus,
+  combinedStatus,
   workflowRun,
   workflowRunList,
   branch,

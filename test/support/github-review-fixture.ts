@@ -121,6 +121,11 @@ export function routeCodeReview(fake: FakeGitHub): void {
       gh.checkRun(JOBS.test, { name: 'test', conclusion: 'failure' }),
     ]),
   });
+  // No service reports through the statuses API here: GitHub's answer for a commit without statuses.
+  fake.route('GET', `${repoPath}/commits/:ref/status`, {
+    status: 200,
+    body: gh.combinedStatus([], HEAD_SHA),
+  });
   fake.route('GET', `${repoPath}/actions/runs`, {
     status: 200,
     body: gh.workflowRunList([gh.workflowRun(1, { conclusion: 'failure', head_sha: HEAD_SHA })]),

@@ -9,6 +9,16 @@ const ThrottledOctokit = Octokit.plugin(throttling, retry);
 /** The plugins add behaviour, not methods: the REST client's type is the whole surface we use. */
 export type GitHubClient = Octokit;
 
+/**
+ * What every request of a call passes as octokit's `request` option: the call's signal, and the statuses
+ * the caller handles itself (a 404 that means "no parent"). Failed requests are logged at error, except
+ * those statuses and aborted requests, which are logged at debug.
+ */
+export interface RequestScope {
+  signal?: AbortSignal;
+  expectedStatuses?: readonly number[];
+}
+
 /** Waits longer than this are not worth holding a tool call for: the call fails and says when to retry. */
 const MAX_RATE_LIMIT_WAIT_S = 10;
 
@@ -23,16 +33,17 @@ export function createGitHubClient(settings: GitHubSettings, logger: Logger): Gi
       );
       return retrying;
     };
-  return new ThrottledOctokit({
+  const client = new ThrottledOctokit({
     ...(settings.token === undefined ? {} : { auth: settings.token }),
     baseUrl: settings.baseUrl,
     userAgent: 'foresight-mcp',
-    // Octokit's own console logging would write to stdout, which carries MCP over stdio.
+    // Octokit's own console logging would write to stdout, which carries MCP over stdio. Its error line
+    // (one per failed request) is replaced by the hook below, which knows the failures a caller expects.
     log: {
       debug: () => {},
       info: () => {},
       warn: (message: string) => logger.warn({}, message),
-      error: (message: string) => logger.error({}, message),
+      error: (message: string) => logger.debug({}, message),
     },
     throttle: {
       enabled: settings.throttle,
@@ -41,4 +52,20 @@ export function createGitHubClient(settings: GitHubSettings, logger: Logger): Gi
     },
     retry: { retries: settings.retries, doNotRetry: [400, 401, 403, 404, 409, 422, 429, 451] },
   });
+  client.hook.error('request', (error, options) => {
+    const status = (error as { status?: unknown }).status;
+    const scope = options.request as RequestScope | undefined;
+    const { method, url } = client.request.endpoint.parse(options);
+    const line = { request: `${method} ${url.replace(settings.baseUrl, '')}`, status };
+    // An aborted request (a deadline, a cancelled or speculative call) is the caller's doing, not GitHub's.
+    if (scope?.signal?.aborted === true) {
+      logger.debug(line, 'GitHub request aborted');
+    } else if (typeof status === 'number' && scope?.expectedStatuses?.includes(status)) {
+      logger.debug(line, 'GitHub request failed as the caller expects');
+    } else {
+      logger.error(line, 'GitHub request failed');
+    }
+    throw error;
+  });
+  return client;
 }

@@ -1,9 +1,10 @@
 // get_merge_request_diffs on GitHub: a page of a pull request's changed files with their (capped) diffs.
 import { DEFAULT_LIMIT, windowOfPages, shapedResult, int, type ToolHandler } from '../kit/index.js';
 import { pullNumber } from './args.js';
-import { diffFileFromGitHub, withinDiffBudget } from './diff-shape.js';
+import { type GitHubDiffEntryJson, diffFileFromGitHub, withinDiffBudget } from './diff-shape.js';
 import { request } from './failure.js';
-import { type ReviewContext, hasNextPage } from './review-context.js';
+import { fetchedPage, listPage } from './paging.js';
+import type { ReviewContext } from './review-context.js';
 
 export function createDiffTools(context: ReviewContext) {
   const { client, owner, repo, target } = context;
@@ -20,19 +21,19 @@ export function createDiffTools(context: ReviewContext) {
         client.rest.pulls.get({ owner, repo, pull_number: number, request: { signal } }),
       ),
       windowOfPages(
-        async (page, perPage) => {
-          const response = await request(about, signal, () =>
-            client.rest.pulls.listFiles({
-              owner,
-              repo,
-              pull_number: number,
-              per_page: perPage,
-              page,
-              request: { signal },
-            }),
-          );
-          return { items: response.data, hasNext: hasNextPage(response.headers.link) };
-        },
+        async (page, perPage, next) =>
+          fetchedPage(
+            await listPage<GitHubDiffEntryJson[]>(client, about, { signal }, next, () =>
+              client.rest.pulls.listFiles({
+                owner,
+                repo,
+                pull_number: number,
+                per_page: perPage,
+                page,
+                request: { signal },
+              }),
+            ),
+          ),
         { offset, limit, perPage: limit },
       ),
     ]);

@@ -2,9 +2,9 @@
 import type { CommentShape } from '../../enrich/index.js';
 import { DEFAULT_LIMIT, MAX_PAGES_PER_CALL, shapedResult, int, type ToolHandler } from '../kit/index.js';
 import { pullNumber } from './args.js';
-import { commentFromGitHub } from './comment-shape.js';
-import { request } from './failure.js';
-import { type ReviewContext, hasNextPage } from './review-context.js';
+import { type GitHubCommentJson, commentFromGitHub } from './comment-shape.js';
+import { allPages } from './paging.js';
+import type { ReviewContext } from './review-context.js';
 import { readReviewThreads, threadComments } from './review-threads.js';
 
 /** A review thread or one conversation comment: what the order is decided on. */
@@ -34,22 +34,21 @@ export function createDiscussionTools(context: ReviewContext) {
 
   /** The pull request's conversation (its issue's comments), oldest first. */
   async function readConversation(number: number, signal: AbortSignal) {
-    const comments: CommentShape[] = [];
-    for (let page = 1; page <= MAX_PAGES_PER_CALL; page++) {
-      const response = await request(target(`pull request #${number}`), signal, () =>
+    const { items, complete } = await allPages<GitHubCommentJson>(
+      client,
+      target(`pull request #${number}`),
+      { signal },
+      MAX_PAGES_PER_CALL,
+      () =>
         client.rest.issues.listComments({
           owner,
           repo,
           issue_number: number,
           per_page: 100,
-          page,
           request: { signal },
         }),
-      );
-      comments.push(...response.data.map(commentFromGitHub));
-      if (!hasNextPage(response.headers.link)) return { comments, complete: true };
-    }
-    return { comments, complete: false };
+    );
+    return { comments: items.map(commentFromGitHub), complete };
   }
 
   const getMergeRequestDiscussions: ToolHandler = async (args, ctx) => {

@@ -10,6 +10,7 @@ import {
 } from '../kit/index.js';
 import { SIDE_PARAM } from './code-review.js';
 import type { MetadataStore } from './metadata.js';
+import { COMMIT_STATUS_STAGE } from './pipeline-shape.js';
 import { GITHUB_LINK_TYPES } from './sub-issues.js';
 import type { GitHubSettings } from './options.js';
 
@@ -22,8 +23,8 @@ function unsupported(toolName: string, settings: GitHubSettings): readonly strin
 function fitToRepository(schema: ToolSchema, metadata: MetadataStore, toolName: string): void {
   const data = metadata.current();
   if (!data) return;
-  if (data.labels.length && schema.param('labels')) schema.setEnum('labels', data.labels);
-  if (schema.param('milestone')) {
+  if (data.labels?.length && schema.param('labels')) schema.setEnum('labels', data.labels);
+  if (data.milestones && schema.param('milestone')) {
     const titles = [...data.milestones.keys()];
     // "" clears the milestone of an existing issue; a new issue simply leaves it out.
     const values = toolName === 'update_issue' ? [...titles, ''] : titles;
@@ -74,10 +75,11 @@ export function createGitHubEnricher(settings: GitHubSettings, metadata: Metadat
       if (tool.name === 'create_merge_request_comment') lineTypeToSide(args);
     },
     valueModel: (tool) => trackerValueModel(tool, settings.apiHost),
-    // Only failed jobs' logs are worth reading ahead; a generic projection would take every job.
+    // Only failed jobs' logs are worth reading ahead (a generic projection would take every job), and only
+    // check runs have one: a commit status is a line another service wrote.
     projectArgs: (prev, result, link) =>
       prev.name === 'get_pipeline' && link.tool === siblingTool(prev, 'get_job_logs')
-        ? projectFailedJobs(result)
+        ? projectFailedJobs(result, (job) => job.stage !== COMMIT_STATUS_STAGE)
         : undefined,
     rateLimitHost: () => settings.apiHost,
     watch: (changed) => metadata.onChange(changed),

@@ -18,11 +18,12 @@ import {
   commentedResult,
 } from '../kit/index.js';
 import type { GitHubClient } from './client.js';
-import { commentFromGitHub } from './comment-shape.js';
+import { type GitHubCommentJson, commentFromGitHub } from './comment-shape.js';
 import { request } from './failure.js';
 import { issueFromGitHub, type GitHubIssueJson } from './issue-shape.js';
 import type { MetadataStore } from './metadata.js';
-import { githubTarget, hasNextPage } from './review-context.js';
+import { fetchedPage, listPage } from './paging.js';
+import { githubTarget } from './review-context.js';
 import type { GitHubSettings } from './options.js';
 
 export interface IssueToolsDeps {
@@ -63,21 +64,27 @@ export function createIssueTools({ client, settings, metadata, relationsOf }: Is
         ...(str(args.author) ? [`author:${str(args.author)}`] : []),
       ];
       const window = await windowOfPages(
-        async (page, perPage) => {
-          const { data } = await request(target('issue search'), ctx.signal, () =>
-            client.rest.search.issuesAndPullRequests({
-              q: `${search} ${qualifiers.join(' ')}`,
-              sort,
-              order: direction,
-              per_page: perPage,
-              page,
-              request: { signal: ctx.signal },
-            }),
+        async (page, perPage, next) => {
+          const { data, next: following } = await listPage<{ items: GitHubIssueJson[]; total_count: number }>(
+            client,
+            target('issue search'),
+            { signal: ctx.signal },
+            next,
+            () =>
+              client.rest.search.issuesAndPullRequests({
+                q: `${search} ${qualifiers.join(' ')}`,
+                sort,
+                order: direction,
+                per_page: perPage,
+                page,
+                request: { signal: ctx.signal },
+              }),
           );
           return {
-            items: data.items as GitHubIssueJson[],
-            hasNext: page * perPage < data.total_count,
+            items: data.items,
+            hasNext: following !== undefined,
             total: data.total_count,
+            ...(following === undefined ? {} : { next: following }),
           };
         },
         { offset, limit, perPage: Math.min(100, Math.max(limit, 20)) },
@@ -90,27 +97,24 @@ export function createIssueTools({ client, settings, metadata, relationsOf }: Is
     }
     const labels = strings(args.labels);
     const window = await windowOfPages<GitHubIssueJson>(
-      async (page, perPage) => {
-        const response = await request(target('issues'), ctx.signal, () =>
-          client.rest.issues.listForRepo({
-            owner,
-            repo,
-            state,
-            sort,
-            direction,
-            ...(labels?.length ? { labels: labels.join(',') } : {}),
-            ...(str(args.assignee) ? { assignee: str(args.assignee) } : {}),
-            ...(str(args.author) ? { creator: str(args.author) } : {}),
-            per_page: perPage,
-            page,
-            request: { signal: ctx.signal },
-          }),
-        );
-        return {
-          items: response.data as GitHubIssueJson[],
-          hasNext: hasNextPage(response.headers.link),
-        };
-      },
+      async (page, perPage, next) =>
+        fetchedPage(
+          await listPage<GitHubIssueJson[]>(client, target('issues'), { signal: ctx.signal }, next, () =>
+            client.rest.issues.listForRepo({
+              owner,
+              repo,
+              state,
+              sort,
+              direction,
+              ...(labels?.length ? { labels: labels.join(',') } : {}),
+              ...(str(args.assignee) ? { assignee: str(args.assignee) } : {}),
+              ...(str(args.author) ? { creator: str(args.author) } : {}),
+              per_page: perPage,
+              page,
+              request: { signal: ctx.signal },
+            }),
+          ),
+        ),
       // GitHub lists pull requests as issues too; they are not issues here.
       { offset, limit, keep: (issue) => issue.pull_request === undefined || issue.pull_request === null },
     );
@@ -119,19 +123,24 @@ export function createIssueTools({ client, settings, metadata, relationsOf }: Is
 
   async function listComments(number: number, offset: number, limit: number, signal: AbortSignal) {
     return windowOfPages(
-      async (page, perPage) => {
-        const response = await request(target(`comments of issue #${number}`), signal, () =>
-          client.rest.issues.listComments({
-            owner,
-            repo,
-            issue_number: number,
-            per_page: perPage,
-            page,
-            request: { signal },
-          }),
-        );
-        return { items: response.data, hasNext: hasNextPage(response.headers.link) };
-      },
+      async (page, perPage, next) =>
+        fetchedPage(
+          await listPage<GitHubCommentJson[]>(
+            client,
+            target(`comments of issue #${number}`),
+            { signal },
+            next,
+            () =>
+              client.rest.issues.listComments({
+                owner,
+                repo,
+                issue_number: number,
+                per_page: perPage,
+                page,
+                request: { signal },
+              }),
+          ),
+        ),
       { offset, limit, perPage: Math.min(100, Math.max(limit, 30)) },
     );
   }

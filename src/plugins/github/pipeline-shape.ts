@@ -1,4 +1,4 @@
-// Maps the check runs and workflow runs of one commit to the shared PipelineShape, failed jobs first.
+// Maps the check runs, commit statuses and workflow runs of one commit to the shared PipelineShape, failed jobs first.
 import type { JobShape, PipelineShape } from '../../enrich/index.js';
 
 /** One check run (checks.listForRef); a GitHub Actions job is a check run with the job's id. */
@@ -25,14 +25,30 @@ export interface GitHubWorkflowRunJson {
   check_suite_id?: number;
 }
 
+/** One context's latest status (repos.getCombinedStatusForRef): what CI services report through the statuses API. */
+export interface GitHubCommitStatusJson {
+  id: number;
+  /** error, failure, pending or success. */
+  state: string;
+  context: string;
+  description?: string | null;
+  target_url?: string | null;
+  created_at?: string;
+}
+
 export interface CommitRuns {
   sha: string;
   ref?: string;
   /** Where a person sees all of them: a pull request's checks tab. */
   url?: string;
   checkRuns: GitHubCheckRunJson[];
+  /** The latest status of each context; none when the commit has none. */
+  statuses?: GitHubCommitStatusJson[];
   workflowRuns: GitHubWorkflowRunJson[];
 }
+
+/** The stage of a job that came from a commit status, not a check run: it has no log to read here. */
+export const COMMIT_STATUS_STAGE = 'commit status';
 
 /**
  * GitHub's words for how a run went, in the shared vocabulary: a conclusion when it is done, else its
@@ -54,6 +70,25 @@ export function runStatus(status: string | null | undefined, conclusion: string 
     default:
       return conclusion ?? status ?? 'unknown';
   }
+}
+
+/** A commit status's state in the shared vocabulary: "error" (the service broke) fails as "failure" does. */
+function commitStatusState(state: string): string {
+  return state === 'failure' || state === 'error' ? 'failed' : state;
+}
+
+/**
+ * A commit status as a job. Its id is not a number, so it is never taken for an Actions job whose log can be
+ * read; the stage says where it came from.
+ */
+function jobFromStatus(status: GitHubCommitStatusJson): JobShape {
+  return {
+    id: `status-${status.id}`,
+    name: status.context,
+    status: commitStatusState(status.state),
+    stage: COMMIT_STATUS_STAGE,
+    ...(status.target_url ? { url: status.target_url } : {}),
+  };
 }
 
 /** Failed first, then what is still going, then what needs a person, then the rest. */
@@ -83,8 +118,8 @@ export function overallStatus(statuses: string[]): string {
 }
 
 /**
- * Pure. The pipeline's id is the latest workflow run's (the sha when only other apps' checks ran); each
- * job's stage is the name of the workflow it belongs to.
+ * Pure. The pipeline's id is the latest workflow run's (the sha when only other apps' checks or statuses
+ * ran); a check run's stage is the name of the workflow it belongs to, a commit status's COMMIT_STATUS_STAGE.
  */
 export function pipelineFromGitHub(runs: CommitRuns): PipelineShape {
   const workflows = [...runs.workflowRuns].sort((a, b) =>
@@ -105,22 +140,27 @@ export function pipelineFromGitHub(runs: CommitRuns): PipelineShape {
     if (durationS !== undefined) job.durationS = durationS;
     return job;
   });
+  // Some services report both ways, under one name: the check run, which has a duration and maybe a log, stays.
+  const checkNames = new Set(runs.checkRuns.map((check) => check.name));
+  const statuses = (runs.statuses ?? []).filter((status) => !checkNames.has(status.context));
+  jobs.push(...statuses.map(jobFromStatus));
   // A stable sort: within a rank, GitHub's order stays.
   jobs.sort((a, b) => rank(a.status) - rank(b.status));
   const latest = workflows[0];
-  const statuses = [
+  const states = [
     ...jobs.map((job) => job.status),
     ...workflows.map((run) => runStatus(run.status, run.conclusion)),
   ];
   const starts = [
     ...workflows.map((run) => run.created_at),
     ...runs.checkRuns.map((check) => check.started_at),
+    ...statuses.map((status) => status.created_at),
   ].filter((at): at is string => typeof at === 'string' && at !== '');
   const url = runs.url ?? latest?.html_url;
   const createdAt = starts.sort()[0];
   return {
     id: latest ? String(latest.id) : runs.sha,
-    status: overallStatus(statuses),
+    status: overallStatus(states),
     ...(runs.ref ? { ref: runs.ref } : {}),
     sha: runs.sha,
     ...(url ? { url } : {}),

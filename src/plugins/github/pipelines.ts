@@ -1,17 +1,19 @@
-// get_pipeline on GitHub: the check runs and workflow runs of a branch's or a pull request's head commit.
+// get_pipeline on GitHub: the check runs, commit statuses and workflow runs of a branch's or a pull request's head commit.
 import { PluginError } from '../../host/index.js';
 import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import {
   type CommitRuns,
   type GitHubCheckRunJson,
+  type GitHubCommitStatusJson,
   type GitHubWorkflowRunJson,
   pipelineFromGitHub,
 } from './pipeline-shape.js';
+import { allPages } from './paging.js';
 import { type ReviewContext } from './review-context.js';
 import { shapedResult, str, type ToolHandler } from '../kit/index.js';
 
-/** Check runs read per commit: pages of 100. A commit with more is rare; the first 300 are shown. */
+/** Check runs (and commit statuses) read per commit: pages of 100. A commit with more is rare; the first 300 are shown. */
 const MAX_CHECK_RUN_PAGES = 3;
 
 type Head = Pick<CommitRuns, 'sha' | 'ref' | 'url'>;
@@ -42,15 +44,35 @@ export function createPipelineTools(context: ReviewContext) {
   }
 
   async function checkRuns(sha: string, signal: AbortSignal): Promise<GitHubCheckRunJson[]> {
-    const runs: GitHubCheckRunJson[] = [];
-    for (let page = 1; page <= MAX_CHECK_RUN_PAGES; page++) {
-      const { data } = await request(target(`the check runs of commit ${sha.slice(0, 7)}`), signal, () =>
-        client.rest.checks.listForRef({ owner, repo, ref: sha, per_page: 100, page, request: { signal } }),
-      );
-      runs.push(...(data.check_runs as GitHubCheckRunJson[]));
-      if (runs.length >= data.total_count || data.check_runs.length === 0) break;
-    }
-    return runs;
+    const { items } = await allPages(
+      client,
+      target(`the check runs of commit ${sha.slice(0, 7)}`),
+      { signal },
+      MAX_CHECK_RUN_PAGES,
+      () => client.rest.checks.listForRef({ owner, repo, ref: sha, per_page: 100, request: { signal } }),
+      (data) => (data as { check_runs: GitHubCheckRunJson[] }).check_runs,
+    );
+    return items;
+  }
+
+  /** The latest status of each context (the combined status): how CI services outside GitHub Apps report. */
+  async function commitStatuses(sha: string, signal: AbortSignal): Promise<GitHubCommitStatusJson[]> {
+    const { items } = await allPages(
+      client,
+      target(`the commit statuses of commit ${sha.slice(0, 7)}`),
+      { signal },
+      MAX_CHECK_RUN_PAGES,
+      () =>
+        client.rest.repos.getCombinedStatusForRef({
+          owner,
+          repo,
+          ref: sha,
+          per_page: 100,
+          request: { signal },
+        }),
+      (data) => (data as { statuses: GitHubCommitStatusJson[] }).statuses,
+    );
+    return items;
   }
 
   async function workflowRuns(sha: string, signal: AbortSignal): Promise<GitHubWorkflowRunJson[]> {
@@ -79,13 +101,14 @@ export function createPipelineTools(context: ReviewContext) {
       args.key !== undefined
         ? await headOfPull(pullNumber(args), signal)
         : await headOfBranch(branch, signal);
-    const [checks, workflows] = await Promise.all([
+    const [checks, statuses, workflows] = await Promise.all([
       checkRuns(head.sha, signal),
+      commitStatuses(head.sha, signal),
       workflowRuns(head.sha, signal),
     ]);
     return shapedResult({
       kind: 'pipeline',
-      item: pipelineFromGitHub({ ...head, checkRuns: checks, workflowRuns: workflows }),
+      item: pipelineFromGitHub({ ...head, checkRuns: checks, statuses, workflowRuns: workflows }),
     });
   };
 

@@ -11,7 +11,8 @@ import {
 import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import { type GitHubPullJson, mergeRequestFromGitHub } from './pr-shape.js';
-import { type ReviewContext, hasNextPage } from './review-context.js';
+import { fetchedPage, listPage } from './paging.js';
+import type { ReviewContext } from './review-context.js';
 
 type ListedState = 'open' | 'closed' | 'merged' | 'all';
 
@@ -47,23 +48,28 @@ export function createPullRequestReads(context: ReviewContext) {
     const source = str(args.source_branch);
     const keep = localFilter(state, str(args.author), strings(args.labels) ?? []);
     const window = await windowOfPages<GitHubPullJson>(
-      async (page, perPage) => {
-        const response = await request(target('pull requests'), ctx.signal, () =>
-          client.rest.pulls.list({
-            owner,
-            repo,
-            state: state === 'merged' ? 'closed' : state,
-            // GitHub wants "owner:branch"; a branch of a fork can be given that way too.
-            ...(source ? { head: source.includes(':') ? source : `${owner}:${source}` } : {}),
-            ...(str(args.target_branch) ? { base: str(args.target_branch) } : {}),
-            sort: 'created',
-            direction: 'desc',
-            per_page: perPage,
-            page,
-            request: { signal: ctx.signal },
-          }),
+      async (page, perPage, next) => {
+        const listed = await listPage<GitHubPullJson[]>(
+          client,
+          target('pull requests'),
+          { signal: ctx.signal },
+          next,
+          () =>
+            client.rest.pulls.list({
+              owner,
+              repo,
+              state: state === 'merged' ? 'closed' : state,
+              // GitHub wants "owner:branch"; a branch of a fork can be given that way too.
+              ...(source ? { head: source.includes(':') ? source : `${owner}:${source}` } : {}),
+              ...(str(args.target_branch) ? { base: str(args.target_branch) } : {}),
+              sort: 'created',
+              direction: 'desc',
+              per_page: perPage,
+              page,
+              request: { signal: ctx.signal },
+            }),
         );
-        return { items: response.data as GitHubPullJson[], hasNext: hasNextPage(response.headers.link) };
+        return fetchedPage(listed);
       },
       {
         offset: int(args.offset, 0),

@@ -24,9 +24,6 @@ export function createReviewContext(client: GitHubClient, settings: GitHubSettin
   };
 }
 
-/** GitHub's Link header names the next page while there is one. */
-export const hasNextPage = (link: string | undefined): boolean => /\brel="next"/.test(link ?? '');
-
 /** How a failed request names what it was about, for every github tool: `issue #12 of octo-org/octo-repo`. */
 export function githubTarget(settings: GitHubSettings): (what: string) => FailureContext {
   return (what) => ({ provider: 'GitHub', target: `${what} of ${settings.fullName}`, token: settings.token });

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { IssueLinkShape } from '../../enrich/index.js';
 import { type RequestContext, isForesightError } from '../../host/index.js';
 import { type Args, numberedKey, parseNumberedKey, shapedResult } from '../kit/index.js';
-import type { GitHubClient } from './client.js';
+import type { GitHubClient, RequestScope } from './client.js';
 import { request } from './failure.js';
 import { type GitHubIssueJson, issueFromGitHub } from './issue-shape.js';
 import type { GitHubSettings } from './options.js';
@@ -34,7 +34,12 @@ export function createSubIssueTools(client: GitHubClient, settings: GitHubSettin
   async function relationsOf(number: number, signal: AbortSignal): Promise<IssueLinkShape[]> {
     const [parent, children] = await Promise.all([
       request(target(`the parent of issue #${number}`), signal, () =>
-        client.rest.issues.getParent({ owner, repo, issue_number: number, request: { signal } }),
+        client.rest.issues.getParent({
+          owner,
+          repo,
+          issue_number: number,
+          request: { signal, expectedStatuses: [404] } satisfies RequestScope,
+        }),
       ).then(
         ({ data }) => [link(data as GitHubIssueJson, 'parent')],
         (error: unknown) => {

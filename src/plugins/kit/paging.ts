@@ -1,4 +1,4 @@
-// Offset and limit over APIs that page by number: fetch the pages that cover the window, skip what is filtered out.
+// Offset and limit over paged APIs: fetch the pages that cover the window, skip what is filtered out.
 import type { PageInfo } from '../../enrich/index.js';
 
 export interface FetchedPage<T> {
@@ -7,6 +7,11 @@ export interface FetchedPage<T> {
   hasNext: boolean;
   /** Size of the whole list when the API says (GitHub search's total_count, GitLab's X-Total). */
   total?: number;
+  /**
+   * The API's own address of the next page, when it gives one (GitHub's Link URL): handed to the next
+   * fetchPage call, which reads that address rather than building one from the page number.
+   */
+  next?: string;
 }
 
 export interface PagedWindow<T> {
@@ -23,7 +28,7 @@ export const MAX_PAGES_PER_CALL = 10;
  * otherwise the format layer says more may exist.
  */
 export async function windowOfPages<T>(
-  fetchPage: (page: number, perPage: number) => Promise<FetchedPage<T>>,
+  fetchPage: (page: number, perPage: number, next?: string) => Promise<FetchedPage<T>>,
   options: { offset: number; limit: number; perPage?: number; keep?: (item: T) => boolean },
 ): Promise<PagedWindow<T>> {
   const { offset, limit, keep = () => true } = options;
@@ -33,9 +38,11 @@ export async function windowOfPages<T>(
   let seen = options.keep ? 0 : (page - 1) * perPage;
   const items: T[] = [];
   let reported: number | undefined;
+  let next: string | undefined;
   for (let read = 0; read < MAX_PAGES_PER_CALL; read++, page++) {
-    const fetched = await fetchPage(page, perPage);
+    const fetched = await fetchPage(page, perPage, next);
     reported = fetched.total ?? reported;
+    next = fetched.next;
     for (const item of fetched.items) {
       if (!keep(item)) continue;
       if (seen >= offset && items.length < limit) items.push(item);

@@ -162,12 +162,22 @@ export function trackerValueModel(tool: ToolRef, rateLimitHost?: string): ToolVa
   };
 }
 
-/** get_pipeline → get_job_logs: one argument set per failed job (at most 3), from a `pipeline` result. */
-export function projectFailedJobs(result: CallToolResult): Record<string, unknown>[] | undefined {
+/**
+ * get_pipeline → get_job_logs: one argument set per failed job (at most 3), from a `pipeline` result.
+ * `hasLog` leaves out jobs the provider keeps no log of (GitHub's commit statuses); default every job.
+ */
+export function projectFailedJobs(
+  result: CallToolResult,
+  hasLog: (job: { id: string; stage?: unknown }) => boolean = () => true,
+): Record<string, unknown>[] | undefined {
   const data = result.structuredContent as { kind?: unknown; item?: { jobs?: unknown } } | undefined;
   if (data?.kind !== 'pipeline' || !Array.isArray(data.item?.jobs)) return undefined;
-  return (data.item.jobs as { id?: unknown; status?: unknown }[])
-    .filter((job) => job.status === 'failed' && typeof job.id === 'string')
+  return (data.item.jobs as { id?: unknown; status?: unknown; stage?: unknown }[])
+    .filter(
+      (job): job is { id: string; status: unknown; stage?: unknown } =>
+        job.status === 'failed' && typeof job.id === 'string',
+    )
+    .filter(hasLog)
     .slice(0, 3)
     .map((job) => ({ job_id: job.id }));
 }
