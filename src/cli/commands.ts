@@ -243,6 +243,7 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
         print(process.stdout, `note  ${message}\n`);
       for (const problem of host.planner.modelProblems())
         print(process.stdout, `warn  planner: ${problem}\n`);
+      for (const note of host.planner.modelNotes()) print(process.stdout, `note  planner: ${note}\n`);
       const rules = host.checkRules();
       for (const line of rules.matched) print(process.stdout, `rule  ${line}\n`);
       for (const line of rules.unchecked) print(process.stdout, `note  ${line}\n`);
