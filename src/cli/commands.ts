@@ -1,7 +1,14 @@
 // The CLI's commands: serve, tools, call, check (each loads the config and runs the full host), and stats.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import {
+  type DevboyImport,
+  type DevboyImportOptions,
   EMBEDDED_DEFAULT,
   type ForesightConfig,
+  type ImportNote,
+  importDevboyConfig,
+  tomlSnippet,
   isAuthenticated,
   loadConfig,
   parseHttpAddress,
@@ -25,6 +32,8 @@ import { connectInMemoryClient } from './in-memory-client.js';
 
 export interface CommonOptions {
   config?: string;
+  /** A devboy-tools pipeline_config.toml whose planner settings lie beneath the config's own. */
+  plannerConfig?: string;
   debug?: boolean;
 }
 
@@ -54,7 +63,49 @@ function count(n: number, noun: string): string {
 }
 
 async function load(options: CommonOptions, checkSecrets = true): Promise<ForesightConfig> {
-  return loadConfig({ file: options.config, cwd: process.cwd(), checkSecrets });
+  const beneath =
+    options.plannerConfig === undefined ? undefined : (await readDevboy(options.plannerConfig, {})).table;
+  return loadConfig({
+    file: options.config,
+    cwd: process.cwd(),
+    checkSecrets,
+    ...(beneath === undefined ? {} : { beneath }),
+  });
+}
+
+/** Reads and maps a devboy-tools pipeline config, listing on stderr what it could not map and what it renamed. */
+async function readDevboy(file: string, options: DevboyImportOptions): Promise<DevboyImport> {
+  const path = resolve(process.cwd(), file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${describeThrown(error)}`, 1);
+  }
+  const imported = importDevboyConfig(text, path, options);
+  const where = (note: ImportNote) => `${path}${note.line === undefined ? '' : `:${note.line}`}`;
+  for (const note of imported.notes)
+    process.stderr.write(`note  ${where(note)}: ${note.key}: ${note.detail}\n`);
+  for (const warning of imported.warnings)
+    process.stderr.write(`warn  ${where(warning)}: ${warning.key}: ${warning.detail}\n`);
+  return imported;
+}
+
+/** Prints a devboy-tools pipeline config as foresight.toml [planner] and [tools."…"] tables; what it cannot map goes to stderr. */
+export async function importDevboyCommand(
+  file: string,
+  options: { workspacePrefix?: string },
+): Promise<void> {
+  const imported = await readDevboy(
+    file,
+    options.workspacePrefix === undefined ? {} : { workspacePrefix: options.workspacePrefix },
+  );
+  const snippet = tomlSnippet(imported.table);
+  process.stdout.write(snippet === '' ? `# nothing in ${file} maps onto Foresight's planner\n` : snippet);
+  const unmapped = imported.warnings.length;
+  process.stderr.write(
+    `foresight: ${unmapped === 0 ? 'every key mapped' : `${count(unmapped, 'key')} not mapped (the warn lines above)`}\n`,
+  );
 }
 
 /**

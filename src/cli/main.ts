@@ -4,7 +4,15 @@ import { Command } from 'commander';
 import { redactSecrets } from '../config/index.js';
 import { describeThrown } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
-import { CliError, callCommand, checkCommand, serveCommand, statsCommand, toolsCommand } from './commands.js';
+import {
+  CliError,
+  callCommand,
+  checkCommand,
+  importDevboyCommand,
+  serveCommand,
+  statsCommand,
+  toolsCommand,
+} from './commands.js';
 
 const program = new Command('foresight')
   .description('An MCP server host: contained plugins, schema enrichers and a speculative planner.')
@@ -17,6 +25,10 @@ program
   .option('-c, --config <file>', 'config file (default: ./foresight.toml, else the workspace plugin on .)')
   .option('--http <[host:]port>', 'serve Streamable HTTP on this address (host defaults to 127.0.0.1)')
   .option('--debug', 'include stack traces in errors sent to clients')
+  .option(
+    '--planner-config <file>',
+    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
+  )
   .action((options) => serveCommand(options));
 
 program
@@ -24,6 +36,10 @@ program
   .description('list the published tools as a client sees them')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the full tool definitions as JSON')
+  .option(
+    '--planner-config <file>',
+    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
+  )
   .action((options) => toolsCommand(options));
 
 program
@@ -33,12 +49,20 @@ program
   .argument('[json]', 'arguments as a JSON object')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the whole CallToolResult as JSON')
+  .option(
+    '--planner-config <file>',
+    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
+  )
   .action((tool: string, json: string | undefined, options) => callCommand(tool, json, options));
 
 program
   .command('check')
   .description('validate the config, build and start every plugin, report problems and exit')
   .option('-c, --config <file>', 'config file')
+  .option(
+    '--planner-config <file>',
+    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
+  )
   .action((options) => checkCommand(options));
 
 program
@@ -47,6 +71,19 @@ program
   .option('-c, --config <file>', 'config file (for [planner] state_file)')
   .option('--json', 'print the state and the ranked edges as JSON')
   .action((options) => statsCommand(options));
+
+program
+  .command('import-devboy')
+  .description(
+    'print a devboy-tools pipeline_config.toml as foresight.toml [planner] and [tools] tables; list what cannot be mapped',
+  )
+  .argument('<file>', 'the devboy-tools pipeline config')
+  .option(
+    '--workspace-prefix <prefix>',
+    "the workspace plugin's prefix, for Claude Code's Read, Glob, Grep, LS",
+    'workspace',
+  )
+  .action((file: string, options) => importDevboyCommand(file, options));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   // A plugin's start failure may quote what its server echoed back, credentials included.
