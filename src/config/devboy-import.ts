@@ -114,7 +114,7 @@ function checkSchemaVersion(value: unknown, context: Context): void {
   if (typeof value === 'number' && KNOWN_SCHEMA_VERSIONS.includes(value)) return;
   context.warn(
     ['schema_version'],
-    `${describeValue(value)}: this import knows versions ${KNOWN_SCHEMA_VERSIONS.join(' to ')}; read as the last`,
+    `${describeValue(value)}: this import knows versions ${KNOWN_SCHEMA_VERSIONS[0]} to ${KNOWN_SCHEMA_VERSIONS.at(-1)}; read as the last`,
   );
 }
 
