@@ -83,3 +83,17 @@ describe('tables beneath the file (--planner-config)', () => {
     expect(parse('[planner]\nmax_in_flight = 6\n', beneath).planner.maxInFlight).toBe(6);
   });
 });
+
+describe('devboy-tools keys written in foresight.toml', () => {
+  it('are refused with what says the same here, and the import that maps such a file', () => {
+    const message = failure(
+      '[tools."workspace__glob"]\nside_effect_class = "read_only"\n\n[tools."workspace__glob".cost_model]\ntypical_kb = 1\n',
+    ).message;
+    expect(message).toContain(
+      `${FILE}:2: tools.workspace__glob.side_effect_class: unknown key "side_effect_class" (a devboy-tools pipeline config key: it is side_effect here; \`foresight import-devboy FILE\` maps such a file); allowed: `,
+    );
+    expect(message).toContain(
+      `${FILE}:4: tools.workspace__glob.cost_model: unknown key "cost_model" (a devboy-tools`,
+    );
+  });
+});
