@@ -22,7 +22,7 @@ const MATCH_OPEN = 'match(';
 
 /**
  * Parses `a.b[*].c[0]`: dotted keys, `[*]` for every element of an array, `[N]` for one; then any
- * number of `| filter`. Throws on anything else, so a bad projection is refused with a message that
+ * number of `| filter`. A projection that is one plain name is a field step (see `fieldOf`). Throws on anything else, so a bad projection is refused with a message that
  * names it, not misread.
  */
 export function parseProjection(projection: string): ProjectionStep[] {
