@@ -14,6 +14,12 @@ import {
   toolsCommand,
 } from './commands.js';
 
+/** The commands that load the config may lay a devboy-tools pipeline config beneath it. */
+const PLANNER_CONFIG_OPTION = [
+  '--planner-config <file>',
+  "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
+] as const;
+
 const program = new Command('foresight')
   .description('An MCP server host: contained plugins, schema enrichers and a speculative planner.')
   .version(FORESIGHT_VERSION)
@@ -25,10 +31,7 @@ program
   .option('-c, --config <file>', 'config file (default: ./foresight.toml, else the workspace plugin on .)')
   .option('--http <[host:]port>', 'serve Streamable HTTP on this address (host defaults to 127.0.0.1)')
   .option('--debug', 'include stack traces in errors sent to clients')
-  .option(
-    '--planner-config <file>',
-    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
-  )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((options) => serveCommand(options));
 
 program
@@ -36,10 +39,7 @@ program
   .description('list the published tools as a client sees them')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the full tool definitions as JSON')
-  .option(
-    '--planner-config <file>',
-    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
-  )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((options) => toolsCommand(options));
 
 program
@@ -49,20 +49,14 @@ program
   .argument('[json]', 'arguments as a JSON object')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the whole CallToolResult as JSON')
-  .option(
-    '--planner-config <file>',
-    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
-  )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((tool: string, json: string | undefined, options) => callCommand(tool, json, options));
 
 program
   .command('check')
   .description('validate the config, build and start every plugin, report problems and exit')
   .option('-c, --config <file>', 'config file')
-  .option(
-    '--planner-config <file>',
-    "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
-  )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((options) => checkCommand(options));
 
 program
