@@ -344,8 +344,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       if (plannerSettings.enabled || options.logRuleProblems !== false)
         void plugins.settle().then(() => {
           if (plugins.status !== 'started') return;
-          if (plannerSettings.enabled)
+          if (plannerSettings.enabled) {
             for (const problem of planner.modelProblems()) logger.warn({}, `planner: ${problem}`);
+            for (const note of planner.modelNotes()) logger.info({}, `planner: ${note}`);
+          }
           if (options.logRuleProblems !== false) ruleLog.start(tools);
         });
       if (plannerSettings.enabled && plannerSettings.learning)

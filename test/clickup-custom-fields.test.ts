@@ -213,3 +213,20 @@ describe('update_issue with custom fields', () => {
     expect(set('f-rev')).toEqual({ value: { add: [183], rem: [184] } });
   });
 });
+
+// ClickUp's "Set Custom Field Value" takes a drop_down's option id (Create Task's custom_fields the same); a
+// task's own value is the option's orderindex, which is what a reader sees, not what a writer sends.
+describe('a drop_down field', () => {
+  it("is sent as the option's id on create and on update, never its orderindex", async () => {
+    const high = (FIELDS.severity.type_config as { options: { id: string; orderindex: number }[] })
+      .options[1];
+    expect(high).toMatchObject({ id: 'opt-high', orderindex: 1 });
+    const created = await rig.call('create_issue', { title: 'Crash', cf_severity: 'High' });
+    expect(created.isError, text(created)).toBeFalsy();
+    const body = rig.fake.sent('POST', `/list/${LIST_ID}/task`)[0]?.body as { custom_fields: unknown[] };
+    expect(body.custom_fields).toEqual([{ id: 'f-sev', value: 'opt-high' }]);
+    const updated = await rig.call('update_issue', { key: '86a1b2c3d', cf_severity: 'Critical' });
+    expect(updated.isError, text(updated)).toBeFalsy();
+    expect(rig.fake.sent('POST', '/task/86a1b2c3d/field/f-sev')[0]?.body).toEqual({ value: 'opt-crit' });
+  });
+});

@@ -100,7 +100,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
   test('unknown planner key', () => {
     const text = '[planner]\nenabled = true\nbudget = 3\n';
     expect(failure(text).message).toBe(
-      `${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
+      `${FILE}:3: planner.budget: unknown key "budget"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, max_parallel_prefetches, per_host_in_flight, default_ttl_s, think_window_s, default_followup_probability, learning, state_file`,
     );
   });
 
@@ -122,7 +122,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
       `  ${FILE}:${lineOf(text, 'transport')}: server.transport: expected one of "stdio", "http", got "smoke"`,
       `  ${FILE}:${lineOf(text, 'deadline_ms')}: plugins.gh.deadline_ms: expected a whole number of milliseconds from 1 to 2147483647 (the timer limit, about 24.8 days), got 1.5`,
       `  ${FILE}:${lineOf(text, 'enabled')}: planner.enabled: expected true or false, got "yes"`,
-      `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, per_host_in_flight, default_ttl_s, think_window_s, learning, state_file`,
+      `  ${FILE}:${lineOf(text, 'colour')}: planner.colour: unknown key "colour"; allowed: enabled, probability_floor, max_waste_per_hit, token_budget, max_in_flight, max_parallel_prefetches, per_host_in_flight, default_ttl_s, think_window_s, default_followup_probability, learning, state_file`,
     ]);
   });
 

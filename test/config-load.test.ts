@@ -60,6 +60,7 @@ describe('loadConfig', () => {
       perHostInFlight: 2,
       defaultTtlS: 60,
       thinkWindowS: 30,
+      defaultFollowupProbability: 0.5,
       learning: true,
     });
     expect(config.planner).not.toHaveProperty('stateFile');

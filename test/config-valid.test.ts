@@ -173,6 +173,7 @@ describe('parseConfig with a full valid file', () => {
       perHostInFlight: 2,
       defaultTtlS: 60,
       thinkWindowS: 30,
+      defaultFollowupProbability: 0.5,
       learning: false,
       stateFile: '/proj/state/planner.json',
     });

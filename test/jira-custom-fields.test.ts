@@ -505,6 +505,40 @@ describe('update_issue with custom fields', () => {
   });
 });
 
+// The seeds write story points as cf_story_points; the instance's field ("Story point estimate") is `points`.
+describe('cf_story_points, as the seeds name story points', () => {
+  it('is taken as points on create and update, and sent to the story points field', async () => {
+    rig = await rigWithCreate('cloud');
+    rig.fake.route('PUT', `${rig.api}/issue/PROJ-7`, { status: 204 });
+    const created = await rig.call('create_issue', { title: 'Estimate me', cf_story_points: 5 });
+    expect(created.isError, text(created)).toBeFalsy();
+    expect(sentFields(rig).customfield_10016).toBe(5);
+    const updated = await rig.call('update_issue', { key: 'PROJ-7', cf_story_points: 8, points: 8 });
+    expect(updated.isError, text(updated)).toBeFalsy();
+    expect(rig.sent('PUT', `${rig.api}/issue/PROJ-7`).map((r) => r.body)).toEqual([
+      { fields: { customfield_10016: 8 } },
+    ]);
+  });
+
+  it('refuses two different values for the one field, before anything is sent', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', { title: 'x', points: 3, cf_story_points: 5 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(
+      'cf_story_points is another name for points, which says 3: give one of them',
+    );
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+  });
+
+  it('is checked as points is: a number', async () => {
+    rig = await rigWithCreate('cloud');
+    const result = await rig.call('create_issue', { title: 'x', cf_story_points: 'five' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('parameter "points" must be number (got "five")');
+    expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
+  });
+});
+
 describe('create_issue with several projects', () => {
   it('requires projectId and never picks a project', async () => {
     rig = await rigWithCreate('cloud', [PROJ, OPS]);

@@ -144,3 +144,48 @@ describe('follow-up arguments', () => {
     ).toEqual([{ path: '42' }]);
   });
 });
+
+// The seeds name a field of the result (`match_path`) rather than a path to it.
+describe('a bare field name', () => {
+  const read = { tool: 'ws__read_file', probability: 0.5, projectionArg: 'path' };
+
+  it('is read from the result and from each item of the lists it holds, in document order', () => {
+    const found = {
+      match_path: 'top.md',
+      matches: [{ match_path: 'a.md' }, { other: 1 }, { match_path: 'b.md' }],
+    };
+    expect(evaluateProjection(found, 'match_path')).toEqual(['top.md', 'a.md', 'b.md']);
+    expect(
+      evaluateProjection([{ match_path: 'x.md' }, 'plain', { match_path: 'y.md' }], 'match_path'),
+    ).toEqual(['x.md', 'y.md']);
+    // Only the lists the result holds itself: a field deeper down needs a path.
+    expect(evaluateProjection({ page: { matches: [{ match_path: 'deep.md' }] } }, 'match_path')).toEqual([]);
+    expect(evaluateProjection(data, 'key')).toEqual(['#3', '#2', '#3', '#1', '#0']);
+    expect(evaluateProjection(data, 'kind')).toEqual(['issue_list']);
+  });
+
+  it('projects one argument set per distinct value, from structured content or a JSON text', () => {
+    const listed = [{ match_path: 'a.md' }, { match_path: 'a.md' }, { match_path: 'b.md' }];
+    expect(
+      projectFollowUp(
+        { content: [{ type: 'text', text: JSON.stringify({ matches: listed }) }] },
+        {
+          ...read,
+          projection: 'match_path',
+        },
+      ),
+    ).toEqual([{ path: 'a.md' }, { path: 'b.md' }]);
+    expect(
+      projectFollowUp(
+        { content: [], structuredContent: { paths: ['a.md'] } },
+        { ...read, projection: 'match_path' },
+      ),
+    ).toEqual([]);
+  });
+
+  it('is a key step when a path or a filter follows it', () => {
+    expect(parseProjection('match_path')).toEqual([{ kind: 'field', name: 'match_path' }]);
+    expect(parseProjection('content | lines')).toEqual([{ kind: 'key', name: 'content' }, { kind: 'lines' }]);
+    expect(parseProjection('items[*]')).toEqual([{ kind: 'key', name: 'items' }, { kind: 'each' }]);
+  });
+});

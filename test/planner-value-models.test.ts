@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import type { ToolValueModel } from '../src/index.js';
-import { mayRunAhead, resolveValueModel, sideEffectFromAnnotations } from '../src/planner/index.js';
+import {
+  mayRunAhead,
+  replacedLinksNote,
+  resolveValueModel,
+  sideEffectFromAnnotations,
+} from '../src/planner/index.js';
 
 const fromEnricher: ToolValueModel = {
   valueClass: 'critical',
@@ -69,5 +74,26 @@ describe('value models', () => {
       expect(mayRunAhead({ ...base, sideEffect })).toBe(false);
     expect(mayRunAhead({ ...base, sideEffect: 'indeterminate', speculate: true })).toBe(true);
     expect(mayRunAhead({ ...base, speculate: false })).toBe(false);
+  });
+});
+
+// A block's follow_up replaces the enricher's links; check says which it drops.
+describe('replacedLinksNote', () => {
+  const seed = { tool: 'gh__get_issue_comments', probability: 0.5, projection: 'key', projectionArg: 'key' };
+
+  it('names the block and each built-in link a follow_up leaves out', () => {
+    expect(replacedLinksNote('gh__get_issues', { fromEnricher, named: { followUp: [seed] } })).toBe(
+      '[tools."gh__get_issues"] follow_up replaces the built-in follow-up links of gh__get_issues; no longer followed: gh__get_issue (projection items[*].key) p=0.4. List them in follow_up to keep them',
+    );
+    expect(replacedLinksNote('gh__get_issues', { fromEnricher, wildcard: { followUp: [] } })).toContain(
+      '[tools."*"] follow_up replaces',
+    );
+  });
+
+  it('says nothing when no block sets follow_up, the built-in links are kept, or there are none', () => {
+    expect(replacedLinksNote('gh__get_issues', { fromEnricher, named: { typicalKb: 2 } })).toBeUndefined();
+    const kept = { followUp: [...fromEnricher.followUp, seed] };
+    expect(replacedLinksNote('gh__get_issues', { fromEnricher, named: kept })).toBeUndefined();
+    expect(replacedLinksNote('x__y', { named: { followUp: [seed] } })).toBeUndefined();
   });
 });

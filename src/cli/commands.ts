@@ -1,7 +1,14 @@
 // The CLI's commands: serve, tools, call, check (each loads the config and runs the full host), and stats.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import {
+  type DevboyImport,
+  type DevboyImportOptions,
   EMBEDDED_DEFAULT,
   type ForesightConfig,
+  type ImportNote,
+  importDevboyConfig,
+  tomlSnippet,
   isAuthenticated,
   loadConfig,
   parseHttpAddress,
@@ -27,6 +34,8 @@ import { resolveLogLevel } from './log-level.js';
 
 export interface CommonOptions {
   config?: string;
+  /** A devboy-tools pipeline_config.toml whose planner settings lie beneath the config's own. */
+  plannerConfig?: string;
   debug?: boolean;
   /** --log-level: over FORESIGHT_LOG_LEVEL, over the command's default. */
   logLevel?: string;
@@ -50,8 +59,64 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-async function load(options: CommonOptions, checkSecrets = true): Promise<ForesightConfig> {
-  return loadConfig({ file: options.config, cwd: process.cwd(), checkSecrets });
+/** Where what an import could not map (warn) or renamed (note) is said: a line each, as text or a log record. */
+type ImportReport = (kind: 'note' | 'warn', line: string) => void;
+
+const textReport: ImportReport = (kind, line) => process.stderr.write(`${kind}  ${line}\n`);
+
+async function load(
+  options: CommonOptions,
+  checkSecrets = true,
+  report: ImportReport = textReport,
+): Promise<ForesightConfig> {
+  const beneath =
+    options.plannerConfig === undefined
+      ? undefined
+      : (await readDevboy(options.plannerConfig, {}, report)).table;
+  return loadConfig({
+    file: options.config,
+    cwd: process.cwd(),
+    checkSecrets,
+    ...(beneath === undefined ? {} : { beneath }),
+  });
+}
+
+/** Reads and maps a devboy-tools pipeline config, listing on stderr what it could not map and what it renamed. */
+async function readDevboy(
+  file: string,
+  options: DevboyImportOptions,
+  report: ImportReport = textReport,
+): Promise<DevboyImport> {
+  const path = resolve(process.cwd(), file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${describeThrown(error)}`, 1);
+  }
+  const imported = importDevboyConfig(text, path, options);
+  const where = (note: ImportNote) => `${path}${note.line === undefined ? '' : `:${note.line}`}`;
+  for (const note of imported.notes) report('note', `${where(note)}: ${note.key}: ${note.detail}`);
+  for (const warning of imported.warnings)
+    report('warn', `${where(warning)}: ${warning.key}: ${warning.detail}`);
+  return imported;
+}
+
+/** Prints a devboy-tools pipeline config as foresight.toml [planner] and [tools."…"] tables; what it cannot map goes to stderr. */
+export async function importDevboyCommand(
+  file: string,
+  options: { workspacePrefix?: string },
+): Promise<void> {
+  const imported = await readDevboy(
+    file,
+    options.workspacePrefix === undefined ? {} : { workspacePrefix: options.workspacePrefix },
+  );
+  const snippet = tomlSnippet(imported.table);
+  process.stdout.write(snippet === '' ? `# nothing in ${file} maps onto Foresight's planner\n` : snippet);
+  const unmapped = imported.warnings.length;
+  process.stderr.write(
+    `foresight: ${unmapped === 0 ? 'every key mapped' : `${count(unmapped, 'key')} not mapped (the warn lines above)`}\n`,
+  );
 }
 
 /**
@@ -107,7 +172,11 @@ function parseCliAddress(text: string) {
 const toMb = (bytes: number) => Math.round(bytes / 1_048_576);
 
 export async function serveCommand(options: CommonOptions & { http?: string }): Promise<void> {
-  const loaded = await load(options);
+  // Before the config names its level: what a --planner-config import says is logged at the flag's or env's.
+  const early = createLogger({ level: resolveLogLevel(options.logLevel, 'info'), redact: redactSecrets });
+  const loaded = await load(options, true, (kind, line) =>
+    kind === 'warn' ? early.warn(line) : early.info(line),
+  );
   const config = {
     ...loaded,
     server: { ...loaded.server, logLevel: resolveLogLevel(options.logLevel, loaded.server.logLevel) },
@@ -262,6 +331,7 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
         print(process.stdout, `note  ${message}\n`);
       for (const problem of host.planner.modelProblems())
         print(process.stdout, `warn  planner: ${problem}\n`);
+      for (const note of host.planner.modelNotes()) print(process.stdout, `note  planner: ${note}\n`);
       const rules = host.checkRules();
       for (const line of rules.matched) print(process.stdout, `rule  ${line}\n`);
       for (const line of rules.unchecked) print(process.stdout, `note  ${line}\n`);

@@ -4,7 +4,21 @@ import { Command } from 'commander';
 import { redactSecrets } from '../config/index.js';
 import { createLogger, describeThrown } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
-import { CliError, callCommand, checkCommand, serveCommand, statsCommand, toolsCommand } from './commands.js';
+import {
+  CliError,
+  callCommand,
+  checkCommand,
+  importDevboyCommand,
+  serveCommand,
+  statsCommand,
+  toolsCommand,
+} from './commands.js';
+
+/** The commands that load the config may lay a devboy-tools pipeline config beneath it. */
+const PLANNER_CONFIG_OPTION = [
+  '--planner-config <file>',
+  "a devboy-tools pipeline_config.toml: its planner settings, beneath the config's own",
+] as const;
 
 const program = new Command('foresight')
   .description('An MCP server host: contained plugins, schema enrichers and a speculative planner.')
@@ -21,6 +35,7 @@ program
     '--log-level <level>',
     'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else [server] log_level)',
   )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((options) => {
     // A server's stderr is a JSON log: its last words too.
     errorsAsJson = true;
@@ -36,6 +51,7 @@ program
     '--log-level <level>',
     'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
   )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((options) => toolsCommand(options));
 
 program
@@ -49,6 +65,7 @@ program
     '--log-level <level>',
     'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
   )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((tool: string, json: string | undefined, options) => callCommand(tool, json, options));
 
 program
@@ -59,6 +76,7 @@ program
     '--log-level <level>',
     'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
   )
+  .option(...PLANNER_CONFIG_OPTION)
   .action((options) => checkCommand(options));
 
 program
@@ -67,6 +85,19 @@ program
   .option('-c, --config <file>', 'config file (for [planner] state_file)')
   .option('--json', 'print the state and the ranked edges as JSON')
   .action((options) => statsCommand(options));
+
+program
+  .command('import-devboy')
+  .description(
+    'print a devboy-tools pipeline_config.toml as foresight.toml [planner] and [tools] tables; list what cannot be mapped',
+  )
+  .argument('<file>', 'the devboy-tools pipeline config')
+  .option(
+    '--workspace-prefix <prefix>',
+    "the workspace plugin's prefix, for Claude Code's Read, Glob, Grep, LS",
+    'workspace',
+  )
+  .action((file: string, options) => importDevboyCommand(file, options));
 
 let errorsAsJson = false;
 

@@ -5,6 +5,7 @@ import { duplicatePrefixProblems } from './entry-problems.js';
 import { keyLinesUnder, lineOfKeyPath, type KeyLines } from './key-path.js';
 import type { ConfigFile } from './schema-file.js';
 import type { PluginSettings } from './schema-plugin.js';
+import { withLinkProbabilities } from './schema-tools.js';
 import type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
 
 export interface BuildContext {
@@ -35,7 +36,12 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
       parsed.planner.stateFile === undefined
         ? parsed.planner
         : { ...parsed.planner, stateFile: resolve(baseDir, parsed.planner.stateFile) },
-    tools: parsed.tools,
+    tools: Object.fromEntries(
+      Object.entries(parsed.tools).map(([name, block]) => [
+        name,
+        withLinkProbabilities(block, parsed.planner.defaultFollowupProbability),
+      ]),
+    ),
   };
 }
 

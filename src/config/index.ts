@@ -17,6 +17,14 @@ export type { LoadConfigOptions } from './load.js';
 
 export { loadConfig, defaultConfig, CONFIG_FILE_NAME } from './load.js';
 export { parseConfig } from './parse.js';
+export type { BeneathTables } from './beneath.js';
+export {
+  importDevboyConfig,
+  type DevboyImport,
+  type DevboyImportOptions,
+  type ImportNote,
+} from './devboy-import.js';
+export { tomlSnippet } from './toml-snippet.js';
 export { validatePluginOptions } from './plugin-options.js';
 export { entryProblem, nearestPathHint, unknownKindProblem } from './entry-problems.js';
 export { isAuthenticated, readSecret, resolveAuthToken, resolveRequestStateKey } from './secrets.js';

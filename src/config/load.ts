@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { describeThrown, errors } from '../host/index.js';
+import { type BeneathTables, layBeneath } from './beneath.js';
 import { buildConfig } from './build.js';
 import { createKeyLines } from './key-path.js';
 import { parseConfig } from './parse.js';
@@ -20,11 +21,16 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** False skips the checks that named secrets are set: for commands that start no plugin. Default true. */
   checkSecrets?: boolean;
+  /** `[planner]` and `[tools."…"]` tables from another file (`--planner-config`), beneath the config's own keys. */
+  beneath?: BeneathTables;
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ForesightConfig> {
   const { cwd, env = process.env } = options;
-  const parseOptions = { checkSecrets: options.checkSecrets ?? true };
+  const parseOptions = {
+    checkSecrets: options.checkSecrets ?? true,
+    ...(options.beneath === undefined ? {} : { beneath: options.beneath }),
+  };
   if (options.file !== undefined) {
     const file = resolve(cwd, options.file);
     const text = await readConfigText(file);
@@ -33,13 +39,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ForesightC
   }
   const file = join(resolve(cwd), CONFIG_FILE_NAME);
   const text = await readConfigText(file);
-  return text === undefined ? defaultConfig(cwd) : parseConfig(text, file, dirname(file), env, parseOptions);
+  return text === undefined
+    ? defaultConfig(cwd, options.beneath)
+    : parseConfig(text, file, dirname(file), env, parseOptions);
 }
 
 /** With no file: the workspace plugin serving `cwd`, everything else at its default. */
-export function defaultConfig(cwd: string): ForesightConfig {
+export function defaultConfig(cwd: string, beneath?: BeneathTables): ForesightConfig {
   const root = resolve(cwd);
-  const table = { plugins: { workspace: { root } } };
+  const own = { plugins: { workspace: { root } } };
+  const table = beneath === undefined ? own : layBeneath(own, beneath);
   const result = ConfigFileSchema.safeParse(table, { reportInput: true });
   // Only a broken build could make the embedded table invalid; report it the same way as a file.
   if (!result.success) {

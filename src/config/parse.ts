@@ -1,6 +1,7 @@
 // Parses and validates foresight.toml text: TOML syntax, then the schemas, then the checks that need the environment.
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { errors } from '../host/index.js';
+import { type BeneathTables, layBeneath } from './beneath.js';
 import { buildConfig } from './build.js';
 import { lineOfKeyPath, type KeyLines } from './key-path.js';
 import { locateKeys } from './locate.js';
@@ -13,7 +14,8 @@ import type { ForesightConfig } from './types.js';
  * The configuration in `text`. `fileName` is how messages name the file; relative paths in it resolve
  * against `baseDir`. With transport "http", the variable named by server.auth_token_env must be set
  * (its value is registered for redaction, not kept), and so must every variable an enabled plugin's
- * `*_env` option names, unless `checkSecrets` is false (for commands that start no plugin). Throws
+ * `*_env` option names, unless `checkSecrets` is false (for commands that start no plugin). `beneath`: tables
+ * from another file (a devboy-tools pipeline config, mapped) that the file's own keys override. Throws
  * E_CONFIG_SYNTAX, E_CONFIG_INVALID or E_SECRET_MISSING.
  */
 export function parseConfig(
@@ -21,9 +23,10 @@ export function parseConfig(
   fileName: string,
   baseDir: string,
   env: NodeJS.ProcessEnv = process.env,
-  { checkSecrets = true }: { checkSecrets?: boolean } = {},
+  { checkSecrets = true, beneath }: { checkSecrets?: boolean; beneath?: BeneathTables } = {},
 ): ForesightConfig {
-  const table = parseTomlText(text, fileName);
+  const own = parseTomlText(text, fileName);
+  const table = beneath === undefined ? own : layBeneath(own, beneath);
   const keyLines = locateKeys(text);
   const result = ConfigFileSchema.safeParse(table, { reportInput: true });
   if (!result.success) {
@@ -41,7 +44,8 @@ export function parseConfig(
   return config;
 }
 
-function parseTomlText(text: string, fileName: string): Record<string, unknown> {
+/** The TOML table `text` holds; throws E_CONFIG_SYNTAX naming `fileName`, the line and the column. */
+export function parseTomlText(text: string, fileName: string): Record<string, unknown> {
   try {
     // "__proto__" and "constructor" keys are refused rather than kept: they have no use here.
     return parseToml(text, { unsafeKeyBehaviour: 'throw' });

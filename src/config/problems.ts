@@ -75,9 +75,23 @@ export function configProblemsError(
   return errors.configInvalid(label, `${lines.length} problems:\n  ${listed.join('\n  ')}`);
 }
 
+/** devboy-tools' pipeline config keys, and what says the same here. */
+const DEVBOY_KEYS: Readonly<Record<string, string>> = {
+  schema_version: 'foresight.toml has no schema version',
+  enrichment: 'its settings are [planner] keys here',
+  side_effect_class: 'it is side_effect here',
+  cost_model: 'its keys are typical_kb, latency_ms_p50 and freshness_ttl_s of the tool block here',
+};
+
 function unknownKey(key: string, allowed: readonly string[]): string {
   const suggestion = closestKey(key, allowed);
-  const hint = suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`;
+  const devboy = Object.hasOwn(DEVBOY_KEYS, key) ? DEVBOY_KEYS[key] : undefined;
+  const hint =
+    devboy !== undefined
+      ? ` (a devboy-tools pipeline config key: ${devboy}; \`foresight import-devboy FILE\` maps such a file)`
+      : suggestion === undefined
+        ? ''
+        : ` (did you mean ${JSON.stringify(suggestion)}?)`;
   return `unknown key ${JSON.stringify(key)}${hint}${allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : ''}`;
 }
 

@@ -28,7 +28,7 @@ export interface PlannerConfig {
   maxWastePerHit: number;
   /** Estimated tokens of answers run ahead after one call, at most; default 4000. */
   tokenBudget: number;
-  /** Calls run ahead at once, across all sessions and turns; default 4. */
+  /** Calls run ahead at once, across all sessions and turns (`max_in_flight`, or its other name `max_parallel_prefetches`); default 4. */
   maxInFlight: number;
   /** Calls run ahead at once against one API host; default 2. */
   perHostInFlight: number;
@@ -36,11 +36,18 @@ export interface PlannerConfig {
   defaultTtlS: number;
   /** A call run ahead must start within this many seconds of the call that suggested it; default 30. */
   thinkWindowS: number;
+  /** The probability of a `[tools."…"]` follow-up link that gives none; default 0.5. */
+  defaultFollowupProbability: number;
   /** Whether the planner counts what the agent really calls after each tool, and keeps it in the state file; default true. */
   learning: boolean;
   /** The state file (absolute; `state_file` resolves against the config file's directory); default: in the user's data directory. */
   stateFile?: string;
 }
+
+/** Calls run ahead at once when the file says nothing. */
+const DEFAULT_MAX_IN_FLIGHT = 4;
+/** A link's probability when it gives none: what the seeds and devboy-tools' pipeline config assume. */
+export const DEFAULT_FOLLOWUP_PROBABILITY = 0.5;
 
 const WASTE_BUDGET_EXPECTED = 'a number >= 0, or inf for no budget';
 
@@ -53,25 +60,40 @@ export const PlannerConfigSchema = closedTable({
     })
     .default(2),
   token_budget: positiveInt('a positive whole number of tokens').default(4000),
-  max_in_flight: positiveInt().default(4),
+  max_in_flight: positiveInt().optional(),
+  // The seeds' and devboy-tools' name for the same cap.
+  max_parallel_prefetches: positiveInt().optional(),
   per_host_in_flight: positiveInt().default(2),
   default_ttl_s: durationS({ min: 1 }).default(60),
   think_window_s: durationS({ min: 1 }).default(30),
+  default_followup_probability: numberBetween(0, 1).default(DEFAULT_FOLLOWUP_PROBABILITY),
   learning: booleanValue().default(true),
   state_file: nonEmptyString('a file path').optional(),
-}).transform((raw): PlannerConfig => ({
-  enabled: raw.enabled,
-  probabilityFloor: raw.probability_floor,
-  maxWastePerHit: raw.max_waste_per_hit,
-  tokenBudget: raw.token_budget,
-  maxInFlight: raw.max_in_flight,
-  perHostInFlight: raw.per_host_in_flight,
-  defaultTtlS: raw.default_ttl_s,
-  thinkWindowS: raw.think_window_s,
-  learning: raw.learning,
-  // Still as written: buildConfig resolves it against the config file's directory.
-  ...(raw.state_file === undefined ? {} : { stateFile: raw.state_file }),
-}));
+})
+  .superRefine((raw, context) => {
+    const { max_in_flight: cap, max_parallel_prefetches: alias } = raw;
+    if (cap !== undefined && alias !== undefined && cap !== alias)
+      context.addIssue({
+        code: 'custom',
+        path: ['max_parallel_prefetches'],
+        message: `is another name for max_in_flight, which says ${cap}: set one of them`,
+        input: alias,
+      });
+  })
+  .transform((raw): PlannerConfig => ({
+    enabled: raw.enabled,
+    probabilityFloor: raw.probability_floor,
+    maxWastePerHit: raw.max_waste_per_hit,
+    tokenBudget: raw.token_budget,
+    maxInFlight: raw.max_in_flight ?? raw.max_parallel_prefetches ?? DEFAULT_MAX_IN_FLIGHT,
+    perHostInFlight: raw.per_host_in_flight,
+    defaultTtlS: raw.default_ttl_s,
+    thinkWindowS: raw.think_window_s,
+    defaultFollowupProbability: raw.default_followup_probability,
+    learning: raw.learning,
+    // Still as written: buildConfig resolves it against the config file's directory.
+    ...(raw.state_file === undefined ? {} : { stateFile: raw.state_file }),
+  }));
 
 /** A published tool name, or "*" for the block every tool's model starts from. */
 const ToolNameSchema = z.string().refine((name) => name === '*' || PUBLISHED_TOOL_NAME_PATTERN.test(name), {

@@ -26,6 +26,12 @@ export const SIDE_EFFECTS = [
   'indeterminate',
 ] as const satisfies readonly ToolValueModel['sideEffect'][];
 
+/** A follow-up link as the file gives it: the probability may be left to `[planner] default_followup_probability`. */
+export type FileFollowUpLink = Omit<FollowUpLink, 'probability'> & { probability?: number };
+
+/** A block as the file gives it; buildConfig fills in the probabilities its links leave out. */
+export type FileToolOverride = Omit<ToolOverride, 'followUp'> & { followUp?: FileFollowUpLink[] };
+
 /** Only the fields the file sets are present, so a merge over built-in models keeps the rest. */
 export interface ToolOverride {
   valueClass?: ToolValueModel['valueClass'];
@@ -43,12 +49,12 @@ export interface ToolOverride {
 const FollowUpLinkSchema = closedTable(
   {
     tool: nonEmptyString('a published tool name'),
-    probability: numberBetween(0, 1),
-    projection: nonEmptyString('a field name of the result').optional(),
+    probability: numberBetween(0, 1).optional(),
+    projection: nonEmptyString('a field name or a path into the result').optional(),
     projection_arg: nonEmptyString('an argument name of the follow-up tool').optional(),
   },
-  'a table { tool = "...", probability = 0.5 }',
-).transform((raw): FollowUpLink =>
+  'a table { tool = "...", projection = "...", projection_arg = "..." }',
+).transform((raw): FileFollowUpLink =>
   dropUndefined({
     tool: raw.tool,
     probability: raw.probability,
@@ -63,7 +69,7 @@ export const ToolOverrideSchema = closedTable({
   typical_kb: nonNegativeNumber().optional(),
   latency_ms_p50: durationMs({ fractional: true }).optional(),
   freshness_ttl_s: durationS({ fractional: true }).optional(),
-  follow_up: listOf(FollowUpLinkSchema, 'an array of { tool, probability } tables').optional(),
+  follow_up: listOf(FollowUpLinkSchema, 'an array of { tool, projection, projection_arg } tables').optional(),
   invalidates: listOf(nonEmptyString('a published tool name'), 'an array of published tool names').optional(),
   invalidate_by: listOf(
     nonEmptyString('a parameter name of this tool'),
@@ -71,7 +77,7 @@ export const ToolOverrideSchema = closedTable({
   ).optional(),
   rate_limit_host: nonEmptyString('a host name').optional(),
   speculate: booleanValue().optional(),
-}).transform((raw): ToolOverride =>
+}).transform((raw): FileToolOverride =>
   dropUndefined({
     valueClass: raw.value_class,
     sideEffect: raw.side_effect,
@@ -85,3 +91,13 @@ export const ToolOverrideSchema = closedTable({
     speculate: raw.speculate,
   }),
 );
+
+/** The block with each link that gives no probability at `probability`. */
+export function withLinkProbabilities(block: FileToolOverride, probability: number): ToolOverride {
+  const { followUp, ...rest } = block;
+  if (followUp === undefined) return rest;
+  return {
+    ...rest,
+    followUp: followUp.map((link) => ({ ...link, probability: link.probability ?? probability })),
+  };
+}

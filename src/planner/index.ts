@@ -10,6 +10,7 @@ export { planFollowUps, canonicalJson, VALUE_WEIGHTS, TOKENS_PER_KB } from './pl
 export type { PlanInput, Candidate } from './plan.js';
 export {
   resolveValueModel,
+  replacedLinksNote,
   sideEffectFromAnnotations,
   mayRunAhead,
   isReadOnly,

@@ -32,7 +32,7 @@ import {
 import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { addCounters } from './state-file.js';
-import { isReadOnly, mayRunAhead, resolveValueModel } from './value-models.js';
+import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
 /** `_meta` key of a result the planner served: `{ source: 'cache' | 'in_flight', age_ms }`. */
@@ -270,6 +270,27 @@ export class Planner {
       }
     }
     return problems;
+  }
+
+  /**
+   * Config that does what it says but maybe not what was meant: a `[tools."…"]` `follow_up` that replaces
+   * links the tool's plugin gives it. Each is one sentence.
+   */
+  modelNotes(): string[] {
+    const overrides = this.options.overrides ?? {};
+    const notes: string[] = [];
+    for (const tool of this.options.pipeline.listTools()) {
+      const enriched = this.options.pipeline.listed(tool.name);
+      if (!enriched) continue;
+      const note = replacedLinksNote(tool.name, {
+        annotations: enriched.tool.annotations,
+        fromEnricher: this.enricherModel(enriched),
+        wildcard: overrides['*'],
+        named: overrides[tool.name],
+      });
+      if (note !== undefined) notes.push(note);
+    }
+    return notes;
   }
 
   snapshot(): PlannerSnapshot {

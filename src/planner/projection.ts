@@ -9,20 +9,24 @@ export const MAX_ARGUMENT_SETS_PER_LINK = 3;
 /** One step of a parsed projection; the filters (`lines`, `match`) come after every path step. */
 export type ProjectionStep =
   | { kind: 'key'; name: string }
+  | { kind: 'field'; name: string }
   | { kind: 'each' }
   | { kind: 'index'; at: number }
   | { kind: 'lines' }
   | { kind: 'match'; pattern: RegExp };
 
 const STEP = /([^.[\]]+)|\[(\*|\d+)\]/g;
+/** A projection that is one plain name (`match_path`): a field of the result or of each item it lists. */
+const BARE_FIELD = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const MATCH_OPEN = 'match(';
 
 /**
  * Parses `a.b[*].c[0]`: dotted keys, `[*]` for every element of an array, `[N]` for one; then any
- * number of `| filter`. Throws on anything else, so a bad projection is refused with a message that
+ * number of `| filter`. A projection that is one plain name is a field step (see `fieldOf`). Throws on anything else, so a bad projection is refused with a message that
  * names it, not misread.
  */
 export function parseProjection(projection: string): ProjectionStep[] {
+  if (BARE_FIELD.test(projection)) return [{ kind: 'field', name: projection }];
   const bar = projection.indexOf('|');
   if (bar === -1) return parsePath(projection, projection);
   // A projection of filters alone (`| lines`) works on the data itself: a text result's text.
@@ -89,16 +93,39 @@ function compilePattern(projection: string, source: string): RegExp {
   }
 }
 
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The member `name` of a table, as a list of none or one. */
+function memberOf(value: unknown, name: string): unknown[] {
+  return isTable(value) && Object.hasOwn(value, name) ? [value[name]] : [];
+}
+
+/**
+ * A bare field name: the result's own field, then that field of each item of the lists it holds (the
+ * result itself when it is a list, else each of its members that is one), in document order. So
+ * `match_path` reads `{ matches: [{ match_path }, …] }` as well as `{ match_path }`.
+ */
+function fieldOf(value: unknown, name: string): unknown[] {
+  const lists = Array.isArray(value)
+    ? [value]
+    : isTable(value)
+      ? Object.values(value).filter(Array.isArray)
+      : [];
+  return [
+    ...memberOf(value, name),
+    ...lists.flatMap((list: unknown[]) => list.flatMap((item) => memberOf(item, name))),
+  ];
+}
+
 /** The values one step reaches from one value, in document order. */
 function applyStep(step: ProjectionStep, value: unknown): unknown[] {
   switch (step.kind) {
     case 'key':
-      return typeof value === 'object' &&
-        value !== null &&
-        !Array.isArray(value) &&
-        Object.hasOwn(value, step.name)
-        ? [(value as Record<string, unknown>)[step.name]]
-        : [];
+      return memberOf(value, step.name);
+    case 'field':
+      return fieldOf(value, step.name);
     case 'each':
       return Array.isArray(value) ? value : [];
     case 'index':

@@ -1,7 +1,7 @@
 // One value model per published tool: built-in defaults, then the enricher's, then the user's "*" and named blocks.
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolOverride } from '../config/index.js';
-import type { ToolValueModel } from '../enrich/index.js';
+import type { FollowUpLink, ToolValueModel } from '../enrich/index.js';
 
 /** What a tool's model is made from, each later part winning field by field. */
 export interface ValueModelParts {
@@ -73,4 +73,30 @@ export function isReadOnly(model: ToolValueModel): boolean {
 export function mayRunAhead(model: ToolValueModel): boolean {
   if (model.speculate !== undefined) return model.speculate;
   return isReadOnly(model);
+}
+
+/**
+ * What a `[tools."…"]` block's `follow_up` leaves out of the links the tool's enricher gives it: the list
+ * replaces them, it does not add to them. One sentence, naming the block and each link dropped; undefined
+ * when no block sets `follow_up` or every built-in link is still in the list.
+ */
+export function replacedLinksNote(published: string, parts: ValueModelParts): string | undefined {
+  const builtIn = parts.fromEnricher?.followUp ?? [];
+  const block =
+    parts.named?.followUp !== undefined
+      ? published
+      : parts.wildcard?.followUp !== undefined
+        ? '*'
+        : undefined;
+  if (block === undefined || builtIn.length === 0) return undefined;
+  const kept = resolveValueModel(parts).followUp;
+  const same = (a: FollowUpLink, b: FollowUpLink) =>
+    a.tool === b.tool && a.projection === b.projection && a.projectionArg === b.projectionArg;
+  const dropped = builtIn.filter((link) => !kept.some((other) => same(link, other)));
+  if (dropped.length === 0) return undefined;
+  const named = dropped.map(
+    (link) =>
+      `${link.tool}${link.projection === undefined ? '' : ` (projection ${link.projection})`} p=${link.probability}`,
+  );
+  return `[tools."${block}"] follow_up replaces the built-in follow-up links of ${published}; no longer followed: ${named.join(', ')}. List them in follow_up to keep them`;
 }

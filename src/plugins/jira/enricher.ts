@@ -41,8 +41,28 @@ const JIRA_FIELDS = new Set([
 
 const KEY_PARAMS = ['key', 'target_key', 'parent', 'epic'];
 
+/**
+ * The cf_ names a story points field would have (`cf_story_points`, `cf_story_point_estimate`): the instance's
+ * field is the unified `points` instead, so these are taken as another name for it.
+ */
+const POINTS_ALIAS = /^cf_story_?points?(?:_estimate)?$/;
+
 function refuse(message: string): never {
   throw new PluginError('invalid_input', message);
+}
+
+/** Moves a cf_ story points argument to `points`, unless a custom field of the instance really has that name. */
+function mapPointsAlias(args: Record<string, unknown>, params: readonly CustomParam[]): void {
+  for (const name of Object.keys(args)) {
+    if (!POINTS_ALIAS.test(name) || params.some((param) => param.param === name)) continue;
+    const value = args[name];
+    delete args[name];
+    if (args.points !== undefined && args.points !== value)
+      refuse(
+        `${name} is another name for points, which says ${JSON.stringify(args.points)}: give one of them`,
+      );
+    args.points = value;
+  }
 }
 
 /** `value` as one of `names`, matched without regard to case; else an error listing them. */
@@ -187,6 +207,8 @@ export function createJiraEnricher(
       if (Array.isArray(args.keys)) args.keys = args.keys.map((k: unknown) => issueKeyOf(k, sole) ?? k);
       const data = metadata.current();
       if (data === undefined) return;
+      if (data.special.points && (tool.name === 'create_issue' || tool.name === 'update_issue'))
+        mapPointsAlias(args, params(data));
       mapProjectValues(tool.name, args, data);
       if (tool.name === 'link_issues' && typeof args.link_type === 'string') {
         // A type's name ("Blocks") or its words in any case ("Is Blocked By") as the word the enum lists.

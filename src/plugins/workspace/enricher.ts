@@ -1,6 +1,7 @@
 // The workspace plugin's enricher: serves the `workspace` category, and gives the planner each tool's value model.
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolEnricher, ToolRef, ToolValueModel } from '../../enrich/index.js';
 import { importedFiles } from './imports.js';
 import { type WorkspaceRoot, normalizeRel } from './paths.js';
@@ -14,6 +15,30 @@ const READ_FILE_FOLLOW_UPS: Readonly<Record<string, { projection: string; probab
   glob: { projection: 'paths[*]', probability: 0.32 },
   grep: { projection: 'matches[*].path', probability: 0.35 },
 };
+
+/**
+ * The seeds' and devboy-tools' name for "the path of each match" (`projection = "match_path"`). Neither
+ * search answers a field of that name, so the plugin reads it as the paths its glob and grep found.
+ */
+const MATCH_PATH = 'match_path';
+/** Paths projected per search for a `match_path` link: a listing the agent may work through. */
+const MATCHES_LIMIT = 20;
+
+/** The files a glob or grep result found, in its order, or undefined for other tools. */
+function matchedPaths(tool: string, result: CallToolResult): string[] | undefined {
+  const data = result.structuredContent as { paths?: unknown; matches?: unknown } | undefined;
+  const found =
+    tool === 'glob' && Array.isArray(data?.paths)
+      ? data.paths
+      : tool === 'grep' && Array.isArray(data?.matches)
+        ? data.matches.map((match: { path?: unknown }) => match.path)
+        : undefined;
+  if (found === undefined) return undefined;
+  return [...new Set(found.filter((path): path is string => typeof path === 'string'))].slice(
+    0,
+    MATCHES_LIMIT,
+  );
+}
 
 /**
  * read_file → read_file of a file it imports. A prior, not a measurement: the corpus says an agent
@@ -91,6 +116,8 @@ export function createWorkspaceEnricher(root: WorkspaceRoot): ToolEnricher {
     },
     // A file's relative imports are what an agent reading it opens next; no path syntax can say that.
     projectArgs(prev, result, link, prevArgs) {
+      const matched = link.projection === MATCH_PATH ? matchedPaths(prev.name, result) : undefined;
+      if (matched !== undefined) return matched.map((file) => ({ [link.projectionArg ?? 'path']: file }));
       if (prev.name !== 'read_file' || link.tool !== prev.published) return undefined;
       const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
       const from = typeof prevArgs?.path === 'string' ? prevArgs.path : '';
