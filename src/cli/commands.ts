@@ -9,7 +9,7 @@ import {
   resolveAuthToken,
 } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
-import { describeThrown, type LogLevel, type MountedPlugin } from '../host/index.js';
+import { createLogger, describeThrown, type LogLevel, type MountedPlugin } from '../host/index.js';
 import {
   COUNTER_NAMES,
   type LearnedState,
@@ -22,10 +22,16 @@ import {
 import { checkExposure } from '../protocol/index.js';
 import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
+import { progressLines } from './progress.js';
 
 export interface CommonOptions {
   config?: string;
   debug?: boolean;
+}
+
+/** `check` and `tools`: which log records reach stderr. Default info, which shows retries as progress lines. */
+export interface LogOptions {
+  logLevel?: LogLevel;
 }
 
 export class CliError extends Error {
@@ -58,23 +64,33 @@ async function load(options: CommonOptions, checkSecrets = true): Promise<Foresi
 }
 
 /**
- * Runs `fn` against a started host with a quiet logger and always shuts the host down. `reportsRules`: the command
- * prints the tool rules' report itself, so the host does not log it.
+ * Runs `fn` against a started host and always shuts the host down. Its logger is quiet (warn) unless the command
+ * takes --log-level, whose default, info, shows a plugin retrying as a line of progress. `reportsRules`: the
+ * command prints the tool rules' report itself, so the host does not log it.
  */
 async function withHost<T>(
-  options: CommonOptions,
+  options: CommonOptions & LogOptions,
   fn: (host: ForesightHost) => Promise<T>,
   reportsRules = false,
 ): Promise<T> {
   const config = await load(options);
-  const level: LogLevel = options.debug ? 'debug' : 'warn';
+  const level: LogLevel = options.logLevel ?? (options.debug ? 'debug' : 'warn');
+  // Progress lines name a plugin as `check` does; its kind is known once the host has mounted it.
+  let mounted: () => readonly MountedPlugin[] = () => [];
+  const label = (name: string) => {
+    const plugin = mounted().find((m) => m.name === name);
+    return plugin ? pluginLabel(plugin) : name;
+  };
+  const logger = createLogger({ level, redact: redactSecrets, format: progressLines(label) });
   const host = createHost({
     config: { ...config, server: { ...config.server, logLevel: level } },
+    logger,
     debug: options.debug,
     // One-shot commands: a call run ahead would only be aborted at exit, a wasted upstream request.
     planner: { enabled: false },
     logRuleProblems: !reportsRules,
   });
+  mounted = () => host.plugins.mountedPlugins();
   try {
     await host.start();
     // A plugin that connects in the background (an upstream server) has its tools once it is connected.
@@ -167,8 +183,13 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
   }
 }
 
-export async function toolsCommand(options: CommonOptions & { json?: boolean }): Promise<void> {
-  await withHost(options, async (host) => {
+/** --log-level of `check` and `tools`: given, else debug under --debug, else info (retries show as progress). */
+function oneShotLevel(options: CommonOptions & LogOptions): LogLevel {
+  return options.logLevel ?? (options.debug ? 'debug' : 'info');
+}
+
+export async function toolsCommand(options: CommonOptions & LogOptions & { json?: boolean }): Promise<void> {
+  await withHost({ ...options, logLevel: oneShotLevel(options) }, async (host) => {
     const client = await connectInMemoryClient(host);
     const { tools } = await client.listTools();
     // On stderr, so stdout stays the list (or the JSON) alone.
@@ -221,21 +242,32 @@ export async function callCommand(
   });
 }
 
-export async function checkCommand(options: CommonOptions): Promise<void> {
+const MARKS: Readonly<Record<MountedPlugin['health']['state'], string>> = {
+  ready: 'ok',
+  degraded: 'warn',
+  starting: 'fail',
+  down: 'fail',
+};
+
+export async function checkCommand(options: CommonOptions & LogOptions): Promise<void> {
   await withHost(
-    options,
+    { ...options, logLevel: oneShotLevel(options) },
     async (host) => {
       const mounted = host.plugins.mountedPlugins();
       for (const m of mounted) {
         const { state, detail } = m.health;
-        const mark = state === 'ready' ? 'ok' : 'fail';
+        const mark = MARKS[state];
         // The tool rules and [[enrich]] drops may publish fewer tools than the plugin serves: both are shown.
         const published = host.tools.listedOf(m.name).length;
         const counted =
           published === m.tools ? `${m.tools} tools` : `${m.tools} tools, ${published} published`;
         const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${counted}`;
         const why =
-          state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
+          state === 'starting'
+            ? `still starting after its start deadline: ${detail ?? ''}`
+            : state === 'degraded'
+              ? `degraded: ${detail ?? 'serving with less than it should'}`
+              : detail;
         print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
       }
       const unlisted = host.tools.unlisted();
@@ -257,11 +289,13 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
           `${count(rules.problems.length, 'tool rule')} ${rules.problems.length === 1 ? 'matches' : 'match'} nothing (the fail lines above)`,
           1,
         );
-      const down = mounted.filter((m) => m.health.state !== 'ready');
+      // A degraded plugin serves (with plainer schemas): its warn line says why, and the config still passes.
+      const down = mounted.filter((m) => m.health.state === 'starting' || m.health.state === 'down');
       if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
+      const degraded = mounted.filter((m) => m.health.state === 'degraded').length;
       print(
         process.stdout,
-        `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
+        `config is valid: ${count(mounted.length, 'plugin')}${degraded ? ` (${degraded} degraded)` : ''}, ${count(host.tools.listTools().length, 'tool')}\n`,
       );
     },
     true,

@@ -1,10 +1,19 @@
 #!/usr/bin/env node
 // The `foresight` command: a thin layer over createHost.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { redactSecrets } from '../config/index.js';
 import { describeThrown } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
 import { CliError, callCommand, checkCommand, serveCommand, statsCommand, toolsCommand } from './commands.js';
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** --log-level of the one-shot commands that wait on plugins: info shows their retries as progress lines. */
+const logLevelOption = () =>
+  new Option(
+    '--log-level <level>',
+    'log records to stderr from this level up (default info: shows retries while waiting)',
+  ).choices(LOG_LEVELS);
 
 const program = new Command('foresight')
   .description('An MCP server host: contained plugins, schema enrichers and a speculative planner.')
@@ -24,6 +33,7 @@ program
   .description('list the published tools as a client sees them')
   .option('-c, --config <file>', 'config file')
   .option('--json', 'print the full tool definitions as JSON')
+  .addOption(logLevelOption())
   .action((options) => toolsCommand(options));
 
 program
@@ -39,6 +49,7 @@ program
   .command('check')
   .description('validate the config, build and start every plugin, report problems and exit')
   .option('-c, --config <file>', 'config file')
+  .addOption(logLevelOption())
   .action((options) => checkCommand(options));
 
 program
