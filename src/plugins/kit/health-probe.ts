@@ -103,7 +103,10 @@ export function createHealthProbe(source: ProbeSource, logger: Logger): HealthPr
     timer = setTimeout(tick, clampDelay(source.recheckMs ?? RECHECK_MS)).unref();
   };
   const tick = () => {
-    running = probe();
+    // `probe` catches what `send` throws; this catches a `failure` that throws, so no rejection goes unhandled.
+    running = probe().catch((error: unknown) => {
+      problem = `${source.request}: the probe failed (${error instanceof Error ? error.message : String(error)})`;
+    });
   };
 
   return {
