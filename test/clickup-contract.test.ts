@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import clickup from '../src/plugins/clickup/index.js';
 import { LIST_ID, comment, task } from './support/fake-clickup-bodies.js';
-import { API_PREFIX, expectAllMatched, routeMetadata, startFakeClickUp } from './support/fake-clickup.js';
+import {
+  API_PREFIX,
+  expectAllMatched,
+  routeHealthProbe,
+  routeMetadata,
+  startFakeClickUp,
+} from './support/fake-clickup.js';
 import type { FakeRest } from './support/fake-rest.js';
 import { connect } from './support/in-memory.js';
 import { runProviderContract } from './support/provider-contract.js';
@@ -15,6 +21,7 @@ beforeAll(async () => {
   fake = await startFakeClickUp();
   fake.expectAuth('authorization', TOKEN);
   routeMetadata(fake, [{ id: LIST_ID, name: 'Backlog' }]);
+  routeHealthProbe(fake);
   const ok = (body: unknown) => ({ status: 200, body });
   fake.route(
     'GET',

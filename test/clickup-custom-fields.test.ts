@@ -170,10 +170,11 @@ describe('dates without a time', () => {
       value: Date.parse('2025-03-01T09:00:00Z'),
       value_options: { time: false },
     });
-    // The user's zone is read once per instance, and not at all for a date-time.
+    // The user's zone is read once per instance, and not at all for a date-time (the health probe at start
+    // read /user before any call).
     await rig.call('update_issue', { key: '86a1b2c3d', due_date: '2025-07-02' });
     await rig.call('update_issue', { key: '86a1b2c3d', cf_launch: '2025-03-01T09:30:00Z' });
-    expect(rig.fake.sent('GET', '/user')).toHaveLength(1);
+    expect(rig.fake.sent('GET', '/user')).toHaveLength(2);
   });
 
   it('fall on noon UTC when the user has no time zone ClickUp names', async () => {

@@ -14,7 +14,13 @@ import {
   withTimeout,
 } from './support/cli.js';
 import { LIST_ID, task } from './support/fake-clickup-bodies.js';
-import { API_PREFIX, expectAllMatched, routeMetadata, startFakeClickUp } from './support/fake-clickup.js';
+import {
+  API_PREFIX,
+  expectAllMatched,
+  routeHealthProbe,
+  routeMetadata,
+  startFakeClickUp,
+} from './support/fake-clickup.js';
 import type { FakeRest } from './support/fake-rest.js';
 
 const TOKEN = 'pk_e2e_stdio_0123456789ABCDEF';
@@ -27,6 +33,7 @@ beforeAll(async () => {
   fake = await startFakeClickUp();
   fake.expectAuth('authorization', TOKEN);
   routeMetadata(fake, [{ id: LIST_ID, name: 'Backlog' }]);
+  routeHealthProbe(fake);
   fake.route('GET', `/list/${LIST_ID}/task`, {
     status: 200,
     body: {

@@ -91,9 +91,10 @@ describe('reading tasks', () => {
     const [both, meOnly] = rig.fake.sent('GET', `/list/${LIST_ID}/task`);
     expect(both?.queryAll['assignees[]']).toEqual(['190', '184', '183']);
     expect(meOnly?.queryAll['assignees[]']).toEqual(['190']);
+    // The first is the health probe at start, before any call; "me" is read once after it.
     const user = rig.fake.sent('GET', '/user');
-    expect(user).toHaveLength(1);
-    expect(user[0]?.query).toEqual({});
+    expect(user).toHaveLength(2);
+    expect(user[1]?.query).toEqual({});
     const unknown = await rig.call('get_issues', { assignees: ['Zed'] });
     expect(text(unknown)).toContain(
       'assignees: "Zed" is not a member of the list; members: Ann Lee, Bo Chen',

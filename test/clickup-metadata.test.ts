@@ -252,7 +252,7 @@ describe('clickup metadata', () => {
     expect(r.fake.sent('POST', `/list/${OTHER_LIST_ID}/task`)).toHaveLength(0);
     // foresight tools / check show the same: which list has no metadata, and why.
     const health = r.connected.host.plugins.mountedPlugins()[0]?.health;
-    expect(health?.state).toBe('ready');
+    expect(health?.state).toBe('degraded');
     expect(health?.detail).toMatch(
       new RegExp(`no metadata for ${OTHER_LIST_ID} \\(.*500.*\\); those stay generic`),
     );

@@ -54,6 +54,8 @@ async function startRig(planner: Partial<PlannerConfig>): Promise<Rig> {
   const fake = await startFakeGitLab();
   process.env[TOKEN_ENV] = TOKEN;
   fake.expectAuth('private-token', TOKEN);
+  // The plugin's health probe at start.
+  fake.route('GET', '/user', { status: 200, body: gl.user('mia') });
   fake.route('GET', '/projects/:project', (_r, params) => ({
     status: 200,
     body: gl.project(params.project),

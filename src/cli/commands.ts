@@ -31,6 +31,7 @@ import { CliError } from './cli-error.js';
 import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 import { resolveLogLevel } from './log-level.js';
+import { progressLine } from './progress.js';
 
 export interface CommonOptions {
   config?: string;
@@ -120,7 +121,8 @@ export async function importDevboyCommand(
 }
 
 /**
- * Runs `fn` against a started host with a quiet logger and always shuts the host down. `reportsRules`: the command
+ * Runs `fn` against a started host and always shuts the host down. Its log is text at info by default (a plugin
+ * retrying shows as a line of progress), else at --log-level or FORESIGHT_LOG_LEVEL. `reportsRules`: the command
  * prints the tool rules' report itself, so the host does not log it.
  */
 async function withHost<T>(
@@ -128,9 +130,21 @@ async function withHost<T>(
   fn: (host: ForesightHost) => Promise<T>,
   reportsRules = false,
 ): Promise<T> {
-  const level = resolveLogLevel(options.logLevel, options.debug ? 'debug' : 'warn');
+  const level = resolveLogLevel(options.logLevel, options.debug ? 'debug' : 'info');
   const config = await load(options);
-  const logger = createLogger({ level, redact: redactSecrets, format: 'text' });
+  // Progress lines name a plugin as `check` does; its kind is known once the host has mounted it.
+  let mounted: () => readonly MountedPlugin[] = () => [];
+  const label = (name: string) => {
+    const plugin = mounted().find((m) => m.name === name);
+    return plugin ? pluginLabel(plugin) : name;
+  };
+  const logger = createLogger({
+    level,
+    redact: redactSecrets,
+    format: 'text',
+    // A plugin's retry shows as what the command waits for, named as `check` names plugins.
+    describe: progressLine(label),
+  });
   logProcessWarnings(logger);
   const host = createHost({
     config: { ...config, server: { ...config.server, logLevel: level } },
@@ -141,6 +155,7 @@ async function withHost<T>(
     planner: { enabled: false },
     logRuleProblems: !reportsRules,
   });
+  mounted = () => host.plugins.mountedPlugins();
   try {
     await host.start();
     // A plugin that connects in the background (an upstream server) has its tools once it is connected.
@@ -309,6 +324,13 @@ export async function callCommand(
   });
 }
 
+const MARKS: Readonly<Record<MountedPlugin['health']['state'], string>> = {
+  ready: 'ok',
+  degraded: 'warn',
+  starting: 'fail',
+  down: 'fail',
+};
+
 export async function checkCommand(options: CommonOptions): Promise<void> {
   await withHost(
     options,
@@ -316,14 +338,18 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       const mounted = host.plugins.mountedPlugins();
       for (const m of mounted) {
         const { state, detail } = m.health;
-        const mark = state === 'ready' ? 'ok' : 'fail';
+        const mark = MARKS[state];
         // The tool rules and [[enrich]] drops may publish fewer tools than the plugin serves: both are shown.
         const published = host.tools.listedOf(m.name).length;
         const counted =
           published === m.tools ? `${m.tools} tools` : `${m.tools} tools, ${published} published`;
         const line = `${mark}  ${pluginLabel(m)}, prefix ${JSON.stringify(m.prefix)}, ${counted}`;
         const why =
-          state === 'starting' ? `still starting after its start deadline: ${detail ?? ''}` : detail;
+          state === 'starting'
+            ? `still starting after its start deadline: ${detail ?? ''}`
+            : state === 'degraded'
+              ? `degraded: ${detail ?? 'serving with less than it should'}`
+              : detail;
         print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
       }
       const unlisted = host.tools.unlisted();
@@ -346,11 +372,13 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
           `${count(rules.problems.length, 'tool rule')} ${rules.problems.length === 1 ? 'matches' : 'match'} nothing (the fail lines above)`,
           1,
         );
-      const down = mounted.filter((m) => m.health.state !== 'ready');
+      // A degraded plugin serves (with plainer schemas): its warn line says why, and the config still passes.
+      const down = mounted.filter((m) => m.health.state === 'starting' || m.health.state === 'down');
       if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
+      const degraded = mounted.filter((m) => m.health.state === 'degraded').length;
       print(
         process.stdout,
-        `config is valid: ${count(mounted.length, 'plugin')}, ${count(host.tools.listTools().length, 'tool')}\n`,
+        `config is valid: ${count(mounted.length, 'plugin')}${degraded ? ` (${degraded} degraded)` : ''}, ${count(host.tools.listTools().length, 'tool')}\n`,
       );
     },
     true,

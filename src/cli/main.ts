@@ -49,7 +49,7 @@ program
   .option('--json', 'print the full tool definitions as JSON')
   .option(
     '--log-level <level>',
-    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else info: retries show as progress)',
   )
   .option(...PLANNER_CONFIG_OPTION)
   .action((options) => toolsCommand(options));
@@ -63,7 +63,7 @@ program
   .option('--json', 'print the whole CallToolResult as JSON')
   .option(
     '--log-level <level>',
-    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else info: retries show as progress)',
   )
   .option(...PLANNER_CONFIG_OPTION)
   .action((tool: string, json: string | undefined, options) => callCommand(tool, json, options));
@@ -74,7 +74,7 @@ program
   .option('-c, --config <file>', 'config file')
   .option(
     '--log-level <level>',
-    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else warn)',
+    'trace, debug, info, warn, error, fatal or silent (default: FORESIGHT_LOG_LEVEL, else info: retries show as progress)',
   )
   .option(...PLANNER_CONFIG_OPTION)
   .action((options) => checkCommand(options));

@@ -53,7 +53,8 @@ export function reportRules(input: RuleReportInput): RuleReport {
 
 function unseenPlugins({ tables, mounted }: RuleReportInput): Unseen[] {
   const found: Unseen[] = mounted
-    .filter((plugin) => plugin.health.state !== 'ready')
+    // A degraded plugin serves all its tools (with plainer schemas): what names them can be checked.
+    .filter((plugin) => plugin.health.state !== 'ready' && plugin.health.state !== 'degraded')
     .map((plugin) => ({ name: plugin.name, prefix: plugin.prefix, why: plugin.health.state }));
   for (const table of tables)
     if (!table.enabled) found.push({ name: table.name, prefix: table.prefix, why: 'disabled' });

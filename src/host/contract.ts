@@ -220,11 +220,16 @@ export const INPUT_KEY_META = 'foresight/inputKey';
  * deadline; see `PluginProvider.catalogsSettled`).
  */
 export interface PluginHealth {
-  /** `down`: its calls fail until it recovers (its last good catalog stays listed). */
-  state: 'starting' | 'ready' | 'down';
+  /**
+   * `down`: its calls fail until it recovers (its last good catalog stays listed). `degraded`: it serves, with
+   * less than it should (e.g. generic schemas because its metadata failed to load); `detail` says why.
+   */
+  state: PluginHealthState;
   /** One line a person can act on (where, what it serves, the last error); never a secret. */
   detail?: string;
 }
+
+export type PluginHealthState = 'starting' | 'ready' | 'degraded' | 'down';
 
 export interface PluginProvider {
   tools(): ToolDescriptor[];

@@ -12,7 +12,7 @@ export type { CallEnvironment, ToolCallOptions } from './request-context.js';
 export type { MountSpec, Deadlines, Isolation, PluginMethod } from './mount.js';
 export { DEFAULT_DEADLINES } from './mount.js';
 export type { PublishedToolEntry } from './routes.js';
-export { createLogger, type LogLevel, type LoggerOptions } from './logger.js';
+export { createLogger, logRetry, type LogLevel, type LoggerOptions, type RetryNote } from './logger.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
 export { isValidPluginId, publishName, type ToolPublisher } from './names.js';
 export { enricherName } from './plugin-enrichers.js';

@@ -14,6 +14,26 @@ export interface LoggerOptions {
    * `foresight: warn [plugin] message (key=value …)` line per record, for a person at a terminal.
    */
   format?: 'json' | 'text';
+  /** In text form, a line of its own for some records (a retry as progress); undefined for the usual line. */
+  describe?: (record: Record<string, unknown>) => string | undefined;
+}
+
+/** What a record about a retry carries under `retry`: one-shot commands print it as a line of progress. */
+export interface RetryNote {
+  /** Which retry is about to be made: 1 for the first. */
+  attempt: number;
+  /** How long the plugin waits before it. */
+  waitMs: number;
+  /** What failed, in a few words: "HTTP 502", "ECONNREFUSED". */
+  why: string;
+}
+
+/**
+ * Logs, at info, that a request failed and is made again after a wait: the one shape every plugin uses, so
+ * `foresight check` and `foresight tools` can say what they are waiting for rather than sit silent.
+ */
+export function logRetry(logger: Logger, retry: RetryNote): void {
+  logger.info({ retry }, 'waiting to retry');
 }
 
 const LEVEL_NAMES: Record<number, string> = {
@@ -34,13 +54,15 @@ function describeField(value: unknown): string {
 }
 
 /** One JSON line from pino as the text a person reads. A line that is not a record passes as it is. */
-export function textLogLine(line: string): string {
+export function textLogLine(line: string, describe?: LoggerOptions['describe']): string {
   let record: Record<string, unknown>;
   try {
     record = JSON.parse(line) as Record<string, unknown>;
   } catch {
     return line;
   }
+  const own = describe?.(record);
+  if (own !== undefined) return `${own}\n`;
   const level = LEVEL_NAMES[record.level as number] ?? String(record.level);
   const plugin = typeof record.plugin === 'string' ? ` [${record.plugin}]` : '';
   const fields = Object.entries(record)
@@ -51,10 +73,10 @@ export function textLogLine(line: string): string {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const { level = 'info', redact, format = 'json' } = options;
+  const { level = 'info', redact, format = 'json', describe } = options;
   // A sync write to fd 2 keeps lines ordered with process exit and never touches stdout.
   const destination = pino.destination({ fd: 2, sync: true });
-  const rewrite = format === 'text' ? (line: string) => textLogLine(redact ? redact(line) : line) : redact;
+  const rewrite = format === 'text' ? (line: string) => textLogLine(redact ? redact(line) : line, describe) : redact;
   const stream = rewrite ? { write: (line: string) => destination.write(rewrite(line)) } : destination;
   return pino({ level, base: { name: 'foresight' } }, stream);
 }

@@ -62,6 +62,11 @@ export function routeMetadata(fake: FakeRest, lists: ListSpec[], gate?: Promise<
   }
 }
 
+/** Answers the plugin's health probe at start (GET /user, the token's user); a test's later route of /user wins. */
+export function routeHealthProbe(fake: FakeRest): void {
+  fake.route('GET', '/user', { status: 200, body: { user: MEMBERS[0] } });
+}
+
 export interface ClickUpRig {
   fake: FakeRest;
   client: Client;
@@ -108,6 +113,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
   const lists = rig.lists === false ? [] : (rig.lists ?? [{ id: LIST_ID, name: 'Backlog' }]);
   routeMetadata(fake, lists, rig.gate);
   fake.route('GET', '/team', { status: 200, body: teams() });
+  routeHealthProbe(fake);
   const logs: Record<string, unknown>[] = [];
   const connected = await connect({
     planner: { enabled: false },

@@ -64,6 +64,8 @@ export async function startGitLabRig(rig: RigOptions = {}): Promise<GitLabRig> {
       paged(typeof items === 'function' ? items(request) : items, request, fake.url),
     );
 
+  // The plugin's health probe at start (GET /user with a token); a test's later route wins.
+  fake.route('GET', '/user', { status: 200, body: gl.user('mia') });
   if (rig.metadata !== false) {
     const meta = rig.metadata ?? {};
     fake.route('GET', '/projects/:project', (_r, params) => ({

@@ -7,7 +7,7 @@ import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
 import type { ClientClock } from '../../src/plugins/jira/client.js';
 import { jiraSettings } from '../../src/plugins/jira/options.js';
 import { createJiraProvider } from '../../src/plugins/jira/provider.js';
-import { type FakeJira, type Flavor, apiOf, startFakeJira } from './fake-jira.js';
+import { type FakeJira, type Flavor, apiOf, jira, startFakeJira } from './fake-jira.js';
 import { type MetadataRouteOptions, PROJ, type ProjectFixture, routeMetadata } from './fake-jira-metadata.js';
 import { type Connected, connect, createMemoryLogger } from './in-memory.js';
 
@@ -94,6 +94,11 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
   process.env[TOKEN_ENV] = TOKEN;
   process.env[EMAIL_ENV] = EMAIL;
   fake.expectAuth('authorization', authHeader(flavor));
+  // The plugin's health probe at start; a test's own routes win.
+  fake.route('GET', `${apiOf(flavor)}/myself`, {
+    status: 200,
+    body: jira.user(flavor, flavor === 'cloud' ? '5b10a2844c20165700ede21g' : 'mia', 'Mia Krystof'),
+  });
   if (rig.metadata !== false) routeMetadata(fake, flavor, projects, rig.metadata);
   rig.routes?.(fake);
   const logs: Record<string, unknown>[] = [];

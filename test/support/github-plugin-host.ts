@@ -1,7 +1,7 @@
 // Test seam: the real github plugin in a real host, reached by a real MCP client, against the fake GitHub server.
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import github from '../../src/plugins/github/index.js';
-import { type FakeGitHub, type RecordedRequest, startFakeGitHub } from './fake-github.js';
+import { type FakeGitHub, type RecordedRequest, gh, startFakeGitHub } from './fake-github.js';
 import { type Connected, connect, textOf } from './in-memory.js';
 
 export const REPO = 'octo-org/octo-repo';
@@ -18,12 +18,22 @@ export interface GitHubHost {
   text(tool: string, args?: Record<string, unknown>): Promise<string>;
   /** The text of a call that must fail. */
   error(tool: string, args?: Record<string, unknown>): Promise<string>;
-  /** Requests other than the background load of labels and milestones. */
+  /** Requests other than the background load of labels and milestones and the health probe at start. */
   calls(): RecordedRequest[];
   close(): Promise<void>;
 }
 
 const METADATA = /^\/repos\/[^/]+\/[^/]+\/(labels|milestones)$/;
+
+/**
+ * The requests a test's calls made: without the background metadata loads, and without the health probe (the
+ * first GET of the repository, which ends before any call runs, since calls wait for the plugin to leave
+ * `starting`).
+ */
+export function callsOf(requests: readonly RecordedRequest[], repo: string): RecordedRequest[] {
+  const probe = requests.find((r) => r.method === 'GET' && r.path === `/repos/${repo}`);
+  return requests.filter((r) => r !== probe && !METADATA.test(r.path));
+}
 
 /** Starts the fake (expecting TOKEN) and a host with one github plugin on it: no retries, no throttling. */
 export async function startGitHubHost(options: { repo?: string } = {}): Promise<GitHubHost> {
@@ -31,6 +41,11 @@ export async function startGitHubHost(options: { repo?: string } = {}): Promise<
   fake.expectToken(`token ${TOKEN}`);
   fake.route('GET', '/repos/:owner/:repo/labels', { status: 200, body: [] });
   fake.route('GET', '/repos/:owner/:repo/milestones', { status: 200, body: [] });
+  // The plugin's health probe at start.
+  fake.route('GET', '/repos/:owner/:repo', (_r, params) => ({
+    status: 200,
+    body: gh.repository(`${params.owner}/${params.repo}`),
+  }));
   process.env[TOKEN_ENV] = TOKEN;
   const connected = await connect({
     // The request logs asserted here are the provider's own: the planner's are tested in planner-*.test.ts.
@@ -64,7 +79,7 @@ export async function startGitHubHost(options: { repo?: string } = {}): Promise<
       if (!result.isError) throw new Error(`${tool} succeeded: ${textOf(result)}`);
       return textOf(result);
     },
-    calls: () => fake.requests.filter((request) => !METADATA.test(request.path)),
+    calls: () => callsOf(fake.requests, options.repo ?? REPO),
     async close() {
       await connected.close();
       await fake.close();

@@ -1,6 +1,6 @@
 // A thin typed fetch client for ClickUp API v2: JSON in and out, the token header, bounded retries, and the
 // per-token rate limit (X-RateLimit-Reset, unix seconds) waited out only when the call's deadline allows.
-import { PluginError } from '../../host/index.js';
+import { type Logger, PluginError, logRetry } from '../../host/index.js';
 import { abortableSleep } from '../kit/index.js';
 import { type ClickUpFailure, type FailureTarget, clickupError, readErrorBody } from './failure.js';
 import type { ClickUpSettings } from './options.js';
@@ -70,10 +70,15 @@ function resetAtMs(headers: Headers): number | undefined {
   return headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
 }
 
+/** `logger` is told of each retry before its wait; none by default. */
 export function createClickUpClient(
   settings: ClickUpSettings,
   clock: ClientClock = REAL_CLOCK,
+  logger?: Logger,
 ): ClickUpClient {
+  const noteRetry = (attempt: number, waitMs: number, why: string) => {
+    if (logger) logRetry(logger, { attempt: attempt + 1, waitMs: Math.max(0, waitMs), why });
+  };
   // When the token's window is known to be used up (a 429, or Remaining: 0), later requests wait for it
   // instead of spending a request on a certain 429.
   let blockedUntilMs = 0;
@@ -117,11 +122,12 @@ export function createClickUpClient(
         });
       } catch (error) {
         if (bounds.signal?.aborted) throw fail({ aborted: true });
+        const code = (error as { cause?: { code?: unknown } }).cause?.code;
         if (attempt < settings.retries && IDEMPOTENT.has(request.method)) {
+          noteRetry(attempt, RETRY_BASE_MS * 4 ** attempt, typeof code === 'string' ? code : 'no answer');
           await clock.sleep(RETRY_BASE_MS * 4 ** attempt, bounds.signal).catch(() => undefined);
           continue;
         }
-        const code = (error as { cause?: { code?: unknown } }).cause?.code;
         throw fail(typeof code === 'string' ? { networkCode: code } : {});
       }
       const resetMs = resetAtMs(response.headers);
@@ -135,7 +141,10 @@ export function createClickUpClient(
       if (response.status === 429) {
         const until = resetMs ?? clock.now() + RETRY_BASE_MS * 4 ** attempt;
         blockedUntilMs = Math.max(blockedUntilMs, until);
-        if (attempt < settings.retries && affordableWait(until - clock.now(), bounds)) continue;
+        if (attempt < settings.retries && affordableWait(until - clock.now(), bounds)) {
+          noteRetry(attempt, until - clock.now(), 'HTTP 429');
+          continue;
+        }
         throw fail({
           status: 429,
           rateLimited: true,
@@ -144,6 +153,7 @@ export function createClickUpClient(
         });
       }
       if (response.status >= 500 && attempt < settings.retries && IDEMPOTENT.has(request.method)) {
+        noteRetry(attempt, RETRY_BASE_MS * 4 ** attempt, `HTTP ${response.status}`);
         await clock.sleep(RETRY_BASE_MS * 4 ** attempt, bounds.signal).catch(() => undefined);
         continue;
       }

@@ -1,6 +1,14 @@
 // Assembles one clickup plugin instance: client, list metadata, the unified issue tools and their enricher.
 import type { PluginContext, PluginHealth, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { ISSUE_TOOLS, TRACKER_METADATA_TOOLS, type ToolHandler, dispatchTo } from '../kit/index.js';
+import {
+  ISSUE_TOOLS,
+  TRACKER_METADATA_TOOLS,
+  type ToolHandler,
+  createHealthProbe,
+  dispatchTo,
+  fetchProbe,
+  shownUrl,
+} from '../kit/index.js';
 import { createClickUpClient } from './client.js';
 import { createClickUpEnricher } from './enricher.js';
 import { type MetadataStore, createMetadataStore } from './metadata.js';
@@ -37,8 +45,22 @@ function descriptors(settings: ClickUpSettings): ToolDescriptor[] {
 }
 
 export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginContext): PluginProvider {
-  const client = createClickUpClient(settings);
+  const client = createClickUpClient(settings, undefined, ctx.logger);
   const metadata = createMetadataStore(client, settings, ctx.logger);
+  // The token's user: it proves ClickUp answers and takes the token, whichever lists it may see.
+  const probe = createHealthProbe(
+    {
+      request: `GET ${shownUrl(`${settings.baseUrl}/user`)}`,
+      credentials: settings.tokenEnv,
+      target: "the token's user",
+      ...fetchProbe(`${settings.baseUrl}/user`, {
+        accept: 'application/json',
+        'user-agent': 'foresight-mcp',
+        ...(settings.token === undefined ? {} : { authorization: settings.token }),
+      }),
+    },
+    ctx.logger,
+  );
   const deps = { client, settings, metadata, whoAmI: createWhoAmI(client) };
   const handlers: Record<string, ToolHandler | undefined> = {
     ...createTaskReadTools(deps),
@@ -53,9 +75,14 @@ export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginCont
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Statuses, fields and members load in the background: the schemas stay generic until they arrive.
-    start: async () => metadata.start(),
-    shutdown: async () => metadata.stop(),
-    health: () => listsHealth(metadata, settings),
+    start: async () => {
+      metadata.start();
+      probe.start();
+    },
+    shutdown: async () => {
+      await Promise.all([metadata.stop(), probe.stop()]);
+    },
+    health: () => probe.health(() => listsHealth(metadata, settings)),
   };
 }
 
@@ -68,15 +95,15 @@ function listsHealth(metadata: MetadataStore, settings: ClickUpSettings): Plugin
     return failure === undefined
       ? { state: 'starting', detail: `${lists}: loading their statuses and custom fields` }
       : {
-          state: 'ready',
+          state: 'degraded',
           detail: `${lists}: metadata could not be loaded (${failure}); tools serve with generic schemas`,
         };
   }
   const failed = data.failedLists ?? [];
-  return {
-    state: 'ready',
-    detail: failed.length
-      ? `${lists}: no metadata for ${failed.map((list) => `${list.id} (${list.reason})`).join(', ')}; those stay generic`
-      : `${lists}: ${data.lists.map((list) => list.name).join(', ')}`,
-  };
+  return failed.length
+    ? {
+        state: 'degraded',
+        detail: `${lists}: no metadata for ${failed.map((list) => `${list.id} (${list.reason})`).join(', ')}; those stay generic`,
+      }
+    : { state: 'ready', detail: `${lists}: ${data.lists.map((list) => list.name).join(', ')}` };
 }

@@ -2,10 +2,48 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import type { Logger } from '../../host/index.js';
+import { type Logger, logRetry } from '../../host/index.js';
 import type { GitHubSettings } from './options.js';
 
-const ThrottledOctokit = Octokit.plugin(throttling, retry);
+/** Statuses plugin-retry leaves alone: the answer would not change (429 and 403 are throttling's to wait out). */
+const DO_NOT_RETRY = [400, 401, 403, 404, 409, 422, 429, 451];
+
+interface RetryNotesOptions {
+  retry?: { retries?: number };
+  /** The plugin instance's logger, for a note before each retry. */
+  retryLogger?: Logger;
+}
+
+interface FailedRequest {
+  status?: number;
+  response?: unknown;
+  cause?: { code?: string; cause?: { code?: string } };
+}
+
+/**
+ * Logs each retry plugin-retry is about to make, as one-shot commands show it. Registered before plugin-retry, this
+ * hook sees every attempt's failure; it repeats plugin-retry's decision (status, doNotRetry, count; waits of
+ * (n + 1)² s) since plugin-retry tells no one.
+ */
+function retryNotes(octokit: Pick<Octokit, 'hook'>, options: RetryNotesOptions): void {
+  const logger = options.retryLogger;
+  if (!logger) return;
+  octokit.hook.error('request', (error, request) => {
+    const failed = error as FailedRequest;
+    const asked = request.request as { retries?: number; retryCount?: number } | undefined;
+    const retries = asked?.retries ?? options.retry?.retries ?? 0;
+    const count = asked?.retryCount ?? 0;
+    const status = failed.status ?? 0;
+    if (status >= 400 && !DO_NOT_RETRY.includes(status) && retries > count) {
+      const code = failed.cause?.cause?.code ?? failed.cause?.code;
+      const why = failed.response === undefined ? (code ?? 'no answer') : `HTTP ${status}`;
+      logRetry(logger, { attempt: count + 1, waitMs: (count + 1) ** 2 * 1000, why });
+    }
+    throw error;
+  });
+}
+
+const ThrottledOctokit = Octokit.plugin(throttling, retryNotes, retry);
 /** The plugins add behaviour, not methods: the REST client's type is the whole surface we use. */
 export type GitHubClient = Octokit;
 
@@ -50,7 +88,8 @@ export function createGitHubClient(settings: GitHubSettings, logger: Logger): Gi
       onRateLimit: wait('primary'),
       onSecondaryRateLimit: wait('secondary'),
     },
-    retry: { retries: settings.retries, doNotRetry: [400, 401, 403, 404, 409, 422, 429, 451] },
+    retry: { retries: settings.retries, doNotRetry: DO_NOT_RETRY },
+    retryLogger: logger,
   });
   client.hook.error('request', (error, options) => {
     const status = (error as { status?: unknown }).status;

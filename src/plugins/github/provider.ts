@@ -1,12 +1,13 @@
 // Assembles one github plugin instance: client, repository metadata, issue and code-review tools, their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { ISSUE_TOOLS, dispatchTo } from '../kit/index.js';
-import { createGitHubClient } from './client.js';
+import { ISSUE_TOOLS, createHealthProbe, dispatchTo, metadataHealth, shownUrl } from '../kit/index.js';
+import { type GitHubClient, createGitHubClient } from './client.js';
 import { codeReviewDescriptors, createCodeReviewTools } from './code-review.js';
 import { createGitHubEnricher } from './enricher.js';
 import { createIssueTools } from './issues.js';
 import { createMetadataStore } from './metadata.js';
 import { createSubIssueTools } from './sub-issues.js';
+import { githubFailure } from './failure.js';
 import type { GitHubSettings } from './options.js';
 
 /** Every unified issue tool; link_issues only where the instance has sub-issues. */
@@ -20,9 +21,30 @@ const ISSUE_TOOL_NAMES = [
   'link_issues',
 ] as const;
 
+/**
+ * The repository itself, once and without retries: it proves the server answers, takes the token (or serves the
+ * repository anonymously) and shows the repository, whatever kind of token it is (GET /user refuses app tokens).
+ */
+function createProbe(client: GitHubClient, settings: GitHubSettings, ctx: PluginContext) {
+  const { owner, repo } = settings;
+  return createHealthProbe(
+    {
+      request: `GET ${shownUrl(`${settings.baseUrl}/repos/${owner}/${repo}`)}`,
+      credentials: settings.tokenEnv,
+      target: `repository ${settings.fullName}`,
+      send: async (signal) => {
+        await client.rest.repos.get({ owner, repo, request: { signal, retries: 0 } });
+      },
+      failure: githubFailure,
+    },
+    ctx.logger,
+  );
+}
+
 export function createGitHubProvider(settings: GitHubSettings, ctx: PluginContext): PluginProvider {
   const client = createGitHubClient(settings, ctx.logger);
   const metadata = createMetadataStore(client, settings, ctx.logger);
+  const probe = createProbe(client, settings, ctx);
   const subIssues = settings.subIssues ? createSubIssueTools(client, settings) : undefined;
   const handlers = {
     ...createIssueTools({ client, settings, metadata, relationsOf: subIssues?.relationsOf }),
@@ -43,7 +65,17 @@ export function createGitHubProvider(settings: GitHubSettings, ctx: PluginContex
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Labels and milestones load in the background: the tools serve generic schemas until they arrive.
-    start: async () => metadata.start(),
-    shutdown: async () => metadata.stop(),
+    start: async () => {
+      metadata.start();
+      probe.start();
+    },
+    shutdown: async () => {
+      await Promise.all([metadata.stop(), probe.stop()]);
+    },
+    // Lists do not wait for labels (they follow with list_changed), so their load counts as ready.
+    health: () =>
+      probe.health(() =>
+        metadataHealth(metadata, `GitHub repository ${settings.fullName}`, 'labels and milestones', 'ready'),
+      ),
   };
 }

@@ -14,6 +14,7 @@ import {
   Projects,
   Users,
 } from '@gitbeaker/rest';
+import type { Logger } from '../../host/index.js';
 import type { GitLabSettings } from './options.js';
 import { createRequesterFn } from './requester.js';
 
@@ -40,7 +41,8 @@ export interface GitLabClient {
   api(signal?: AbortSignal): GitLabApi;
 }
 
-export function createGitLabClient(settings: GitLabSettings): GitLabClient {
+/** `logger` is told of each retry; none by default. */
+export function createGitLabClient(settings: GitLabSettings, logger?: Logger): GitLabClient {
   const auth =
     settings.token === undefined
       ? {}
@@ -52,7 +54,7 @@ export function createGitLabClient(settings: GitLabSettings): GitLabClient {
       const config = {
         host: settings.baseUrl,
         ...auth,
-        requesterFn: createRequesterFn({ retries: settings.retries }, signal),
+        requesterFn: createRequesterFn({ retries: settings.retries, ...(logger ? { logger } : {}) }, signal),
       } as ResourceConfig;
       return {
         get issues() {

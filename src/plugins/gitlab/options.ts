@@ -45,6 +45,8 @@ export interface GitLabSettings {
   /** "GitLab", or "GitLab (host)" for a self-managed instance: how messages name the provider. */
   providerName: string;
   token: string | undefined;
+  /** The variable the token came from, for messages (never the token); undefined when none is configured. */
+  tokenEnv?: string;
   auth: 'private_token' | 'bearer';
   metadataTtlMs: number;
   retries: number;
@@ -64,6 +66,7 @@ export function gitlabSettings(options: GitLabOptions, env: NodeJS.ProcessEnv = 
     apiHost,
     providerName: apiHost === 'gitlab.com' ? 'GitLab' : `GitLab (${apiHost})`,
     token: options.token_env === undefined ? undefined : env[options.token_env],
+    ...(options.token_env === undefined ? {} : { tokenEnv: options.token_env }),
     auth: options.auth,
     metadataTtlMs: options.metadata_ttl_s * 1000,
     retries: options.retries,

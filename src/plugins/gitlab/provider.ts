@@ -1,8 +1,17 @@
 // Assembles one gitlab plugin instance: client, project metadata, the unified tools and their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS, type ToolHandler, dispatchTo } from '../kit/index.js';
+import {
+  ISSUE_TOOLS,
+  MERGE_REQUEST_TOOLS,
+  type ToolHandler,
+  createHealthProbe,
+  dispatchTo,
+  metadataHealth,
+  shownUrl,
+} from '../kit/index.js';
 import { createGitLabClient } from './client.js';
 import { createGitLabEnricher } from './enricher.js';
+import { gitlabFailure } from './failure.js';
 import { createIssueTools } from './issues.js';
 import { createMergeRequestTools } from './merge-requests.js';
 import { createMetadataStore } from './metadata.js';
@@ -38,9 +47,33 @@ function descriptors(settings: GitLabSettings): ToolDescriptor[] {
   });
 }
 
+/**
+ * With a token, GET /user: it proves the server answers and takes the token. Without one, GitLab refuses /user, so
+ * the project itself, which proves the server serves it anonymously. Once, without retries.
+ */
+function createProbe(settings: GitLabSettings, ctx: PluginContext) {
+  const client = createGitLabClient({ ...settings, retries: 0 });
+  const anonymous = settings.token === undefined;
+  const path = anonymous ? `/projects/${encodeURIComponent(settings.projectName)}` : '/user';
+  return createHealthProbe(
+    {
+      request: `GET ${shownUrl(`${settings.baseUrl}/api/v4${path}`)}`,
+      credentials: settings.tokenEnv,
+      target: anonymous ? `project ${settings.projectName}` : "the token's user",
+      send: async (signal) => {
+        const api = client.api(signal);
+        await (anonymous ? api.projects.show(settings.projectId) : api.users.showCurrentUser());
+      },
+      failure: gitlabFailure,
+    },
+    ctx.logger,
+  );
+}
+
 export function createGitLabProvider(settings: GitLabSettings, ctx: PluginContext): PluginProvider {
-  const client = createGitLabClient(settings);
+  const client = createGitLabClient(settings, ctx.logger);
   const metadata = createMetadataStore(client, settings, ctx.logger);
+  const probe = createProbe(settings, ctx);
   const deps = { client, settings, metadata, users: createUserDirectory(client, settings) };
   const handlers: Record<string, ToolHandler | undefined> = {
     ...createIssueTools(deps),
@@ -55,7 +88,22 @@ export function createGitLabProvider(settings: GitLabSettings, ctx: PluginContex
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Labels, milestones and the default branch load in the background: schemas stay generic until they arrive.
-    start: async () => metadata.start(),
-    shutdown: async () => metadata.stop(),
+    start: async () => {
+      metadata.start();
+      probe.start();
+    },
+    shutdown: async () => {
+      await Promise.all([metadata.stop(), probe.stop()]);
+    },
+    // Lists do not wait for labels (they follow with list_changed), so their load counts as ready.
+    health: () =>
+      probe.health(() =>
+        metadataHealth(
+          metadata,
+          `${settings.providerName} project ${settings.projectName}`,
+          'labels and milestones',
+          'ready',
+        ),
+      ),
   };
 }

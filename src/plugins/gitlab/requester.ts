@@ -3,6 +3,7 @@
 // quarter second, then throws without the response; this one aborts with the tool call, waits out a short
 // Retry-After, and otherwise fails with the response so the reset time reaches the agent.
 import { GitbeakerRequestError, type Issues } from '@gitbeaker/rest';
+import { type Logger, logRetry } from '../../host/index.js';
 import { abortableSleep } from '../kit/index.js';
 
 type ResourceConfig = ConstructorParameters<typeof Issues>[0];
@@ -16,6 +17,14 @@ type Formatted = Awaited<ReturnType<Requester['get']>>;
 
 export interface RequesterSettings {
   retries: number;
+  /** Told of each retry before its wait; none by default. */
+  logger?: Logger;
+}
+
+/** The code of a fetch that got no response (`fetch failed`, its cause ECONNREFUSED…). */
+function networkCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : 'no answer';
 }
 
 /** Rate-limit waits longer than this are not worth holding a tool call for: the call fails and says when. */
@@ -117,7 +126,10 @@ export function createRequesterFn(settings: RequesterSettings, callSignal?: Abor
             response = await fetch(request);
           } catch (error) {
             if (signal?.aborted || attempt >= settings.retries || !IDEMPOTENT.has(verb)) throw error;
-            await abortableSleep(RETRY_BASE_MS * 4 ** attempt, signal);
+            const waitMs = RETRY_BASE_MS * 4 ** attempt;
+            if (settings.logger)
+              logRetry(settings.logger, { attempt: attempt + 1, waitMs, why: networkCode(error) });
+            await abortableSleep(waitMs, signal);
             continue;
           }
           if (response.ok) {
@@ -136,7 +148,10 @@ export function createRequesterFn(settings: RequesterSettings, callSignal?: Abor
             throw new GitbeakerRequestError(description, { cause: { description, request, response } });
           }
           await response.body?.cancel().catch(() => {});
-          await abortableSleep(waitS === undefined ? RETRY_BASE_MS * 4 ** attempt : waitS * 1000, signal);
+          const waitMs = waitS === undefined ? RETRY_BASE_MS * 4 ** attempt : waitS * 1000;
+          if (settings.logger)
+            logRetry(settings.logger, { attempt: attempt + 1, waitMs, why: `HTTP ${response.status}` });
+          await abortableSleep(waitMs, signal);
         }
       };
     return {

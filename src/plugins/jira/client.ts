@@ -1,7 +1,7 @@
 // The jira plugin's HTTP client: jira.js clients for the REST API (v3 Cloud, v2 Server) and the Agile API, each request
 // bound to its call's signal, retried where safe, 429 waited out within the call's deadline, failures made readable.
 import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
-import { PluginError } from '../../host/index.js';
+import { type Logger, PluginError, logRetry } from '../../host/index.js';
 import { abortableSleep, providerError } from '../kit/index.js';
 import { jiraFailure, refusalOf, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';
@@ -60,11 +60,34 @@ function jiraConfig(settings: JiraSettings): Config {
   };
 }
 
-/** `fieldLabel` names a field id the way the agent knows it, for Jira's field errors; `clock` defaults to real time. */
+/** Where the credentials come from, as a 401 tells the user to check them: the variables, never their values. */
+export function credentialsOf(settings: JiraSettings): string {
+  return settings.flavor === 'cloud'
+    ? `the email in ${settings.emailEnv ?? 'email_env'} and the API token in ${settings.tokenEnv}`
+    : `the personal access token in ${settings.tokenEnv}`;
+}
+
+/**
+ * One GET of the signed-in user (`/myself`), without retries, rejecting with what jira.js threw (read it with
+ * jiraFailure): the health probe's request.
+ */
+export function createMyselfRequest(settings: JiraSettings): (signal: AbortSignal) => Promise<void> {
+  const config = jiraConfig(settings);
+  const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
+  return async (signal) => {
+    await rest.sendRequest({ method: 'GET', url: `${settings.apiPath}/myself`, signal }, undefined as never);
+  };
+}
+
+/**
+ * `fieldLabel` names a field id the way the agent knows it, for Jira's field errors; `clock` defaults to real time;
+ * `logger` is told of each retry.
+ */
 export function createJiraClient(
   settings: JiraSettings,
   fieldLabel: (fieldId: string) => string = (id) => id,
   clock: ClientClock = REAL_CLOCK,
+  logger?: Logger,
 ): JiraClient {
   const config = jiraConfig(settings);
   const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
@@ -73,10 +96,7 @@ export function createJiraClient(
   // The credentials never reach a message, even when Jira echoes them back (the email is Cloud's basic-auth user).
   const secrets = [settings.token, settings.email].filter((secret): secret is string => !!secret);
   const redact = (text: string) => secrets.reduce((t, secret) => t.replaceAll(secret, '[redacted]'), text);
-  const credentials =
-    settings.flavor === 'cloud'
-      ? `the email in ${settings.emailEnv ?? 'email_env'} and the API token in ${settings.tokenEnv}`
-      : `the personal access token in ${settings.tokenEnv}`;
+  const credentials = credentialsOf(settings);
 
   const refused = (error: unknown, target: string, signal: AbortSignal): PluginError => {
     const raw = jiraFailure(error, signal, fieldLabel, clock.now());
@@ -139,6 +159,11 @@ export function createJiraClient(
         const left = scope.timeLeftMs?.() ?? Number.POSITIVE_INFINITY;
         if (waitMs > MAX_WAIT_MS || waitMs > left - DEADLINE_MARGIN_MS) {
           throw refused(error, target, scope.signal);
+        }
+        if (logger) {
+          const why =
+            failure.status === undefined ? (failure.networkCode ?? 'no answer') : `HTTP ${failure.status}`;
+          logRetry(logger, { attempt: attempt + 1, waitMs, why });
         }
         // The deadline or a cancellation may end the wait: the call then fails as timed out, not with the abort reason.
         await clock.sleep(waitMs, scope.signal).catch((reason: unknown) => {

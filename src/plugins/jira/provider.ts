@@ -5,15 +5,19 @@ import {
   SPRINT_TOOLS,
   TRACKER_METADATA_TOOLS,
   type ToolHandler,
+  createHealthProbe,
   dispatchTo,
+  metadataHealth,
+  shownUrl,
 } from '../kit/index.js';
-import { type ClientClock, createJiraClient } from './client.js';
+import { type ClientClock, createJiraClient, createMyselfRequest, credentialsOf } from './client.js';
 import { customParams } from './custom-params.js';
 import { PROJECT_PARAM } from './enricher-schema.js';
 import { createJiraEnricher } from './enricher.js';
 import { createIssueReadTools } from './issues.js';
 import { createIssueWriteTools } from './issue-writes.js';
 import { createLinkIssues } from './links.js';
+import { jiraFailure } from './failure.js';
 import { createMetadataStore } from './metadata.js';
 import type { JiraSettings } from './options.js';
 import { createSprintTools } from './sprints.js';
@@ -66,8 +70,19 @@ export function createJiraProvider(
   else ctx.secrets?.add(settings.token);
   // Field errors from Jira name a field by id; the agent knows it by its cf_ parameter.
   let fieldLabel = (id: string) => id;
-  const client = createJiraClient(settings, (id) => fieldLabel(id), seams.clock);
+  const client = createJiraClient(settings, (id) => fieldLabel(id), seams.clock, ctx.logger);
   const metadata = createMetadataStore(client, settings, ctx.logger);
+  // The signed-in user: it proves the site answers and takes the credentials, whichever projects they see.
+  const probe = createHealthProbe(
+    {
+      request: `GET ${shownUrl(`${settings.baseUrl}${settings.apiPath}/myself`)}`,
+      credentials: credentialsOf(settings),
+      target: 'the signed-in user',
+      send: createMyselfRequest(settings),
+      failure: (error, signal) => jiraFailure(error, signal),
+    },
+    ctx.logger,
+  );
   fieldLabel = (id) => {
     const data = metadata.current();
     const param = data && customParams(data).find((p) => [...p.fields.values()].some((f) => f.id === id));
@@ -93,19 +108,22 @@ export function createJiraProvider(
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Issue types, priorities, fields… load in the background: schemas stay generic until they arrive.
-    start: async () => metadata.start(),
-    shutdown: async () => metadata.stop(),
-    health: () => {
-      const problem = metadata.problem();
-      return problem === undefined || problem === 'still loading'
-        ? {
-            state: problem === undefined ? 'ready' : 'starting',
-            detail: `${settings.providerName}: ${settings.projects.join(', ')}`,
-          }
-        : {
-            state: 'ready',
-            detail: `${settings.providerName}: project metadata ${problem}; tools serve with generic schemas`,
-          };
+    start: async () => {
+      metadata.start();
+      probe.start();
     },
+    shutdown: async () => {
+      await Promise.all([metadata.stop(), probe.stop()]);
+    },
+    // Lists wait for the first load (a few seconds at most), so that they show the projects' own fields.
+    health: () =>
+      probe.health(() => {
+        const where = `${settings.providerName}: ${settings.projects.join(', ')}`;
+        const own = metadataHealth(metadata, where, 'project metadata', 'starting');
+        const failed = [...(metadata.current()?.failed ?? [])];
+        if (own.state !== 'ready' || failed.length === 0) return own;
+        const which = failed.map(([key, why]) => `${key} (${why})`).join(', ');
+        return { state: 'degraded', detail: `${where}: no metadata for ${which}; those stay generic` };
+      }),
   };
 }

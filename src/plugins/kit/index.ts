@@ -30,3 +30,13 @@ export {
   type RefreshingMetadata,
 } from './refreshing-metadata.js';
 export { abortableSleep } from './sleep.js';
+export {
+  createHealthProbe,
+  fetchProbe,
+  metadataHealth,
+  probeProblem,
+  shownUrl,
+  PROBE_TIMEOUT_MS,
+  type HealthProbe,
+  type ProbeSource,
+} from './health-probe.js';
