@@ -2,6 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from './contract.js';
 import { describeThrown, errors } from './errors.js';
+import { resolveOwnPackageForPlugins } from './own-package.js';
 
 export function isPlugin(value: unknown): value is Plugin {
   if (typeof value !== 'object' || value === null) return false;
@@ -16,6 +17,7 @@ export function moduleUrl(module: string): string {
 }
 
 export async function loadPluginModule(module: string, owner: string): Promise<Plugin> {
+  resolveOwnPackageForPlugins();
   let loaded: Record<string, unknown>;
   try {
     loaded = (await import(moduleUrl(module))) as Record<string, unknown>;
