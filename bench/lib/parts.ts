@@ -46,8 +46,11 @@ interface PartSettings {
   planner?: PlannerReplaySettings;
 }
 
-/** What a finished part adds to the results file (its top-level keys) and prints. */
+/** What a finished part adds to the results file and prints. */
 interface PartResult {
+  /** The part's own key in the results file. */
+  key: string;
+  /** The top-level keys it writes: its own, and for `list` the run's header (machine, settings). */
   entries: Record<string, unknown>;
   text: string;
 }
@@ -126,11 +129,11 @@ async function runPart(
           `or ${eras.httpCalls} (HTTP) calls per side each (a few minutes)`,
       );
       const report = await measureEras(await workspace(), bench, eras, log);
-      return { entries: { eras: report }, text: formatErasReport(report) };
+      return { key: 'eras', entries: { eras: report }, text: formatErasReport(report) };
     }
     case 'list': {
       const report: BenchReport = { ...header, toolsList: await measureList(await workspace(), bench) };
-      return { entries: { ...report }, text: formatToolsList(report) };
+      return { key: 'toolsList', entries: { ...report }, text: formatToolsList(report) };
     }
     case 'upstream': {
       const upstream = settings.upstream as UpstreamBenchSettings;
@@ -139,17 +142,17 @@ async function runPart(
         upstream,
         log,
       );
-      return { entries: { upstreamProxy: report }, text: formatUpstreamReport(report) };
+      return { key: 'upstreamProxy', entries: { upstreamProxy: report }, text: formatUpstreamReport(report) };
     }
     case 'enrichment': {
       log('enrichment: tools/list with 500 tools and 6 enrichers, cold build and cached');
       const report = await measureEnrichment();
-      return { entries: { enrichment: report }, text: formatEnrichmentReport(report) };
+      return { key: 'enrichment', entries: { enrichment: report }, text: formatEnrichmentReport(report) };
     }
     case 'tokens': {
       log('tokens: recorded GitHub issue payloads in each format');
       const report = measureTokenEfficiency();
-      return { entries: { tokens: report }, text: formatTokenReport(report) };
+      return { key: 'tokens', entries: { tokens: report }, text: formatTokenReport(report) };
     }
     case 'planner': {
       log(
@@ -157,24 +160,27 @@ async function runPart(
           'protocol era (about 8 minutes for both)',
       );
       const report = await measurePlannerReplay(settings.planner, log);
-      return { entries: { plannerReplay: report }, text: formatPlannerReplayReport(report) };
+      return {
+        key: 'plannerReplay',
+        entries: { plannerReplay: report },
+        text: formatPlannerReplayReport(report),
+      };
     }
   }
 }
 
 /**
  * Merges a finished part's keys into the results file, keeping the other parts' (from this run or an earlier
- * one); `writtenAt` says when each key was last written, so a file that mixes runs says which is which.
+ * one); `writtenAt` says when each part was last written, so a file that mixes runs says which is which.
  */
-async function mergeResults(file: string, entries: Record<string, unknown>): Promise<void> {
+async function mergeResults(file: string, { key, entries }: PartResult): Promise<void> {
   const previous = await readFile(file, 'utf8').then(
     (text) => JSON.parse(text) as Record<string, unknown>,
     () => ({}) as Record<string, unknown>,
   );
-  const now = new Date().toISOString();
   const writtenAt = {
     ...(previous.writtenAt as Record<string, string> | undefined),
-    ...Object.fromEntries(Object.keys(entries).map((key) => [key, now])),
+    [key]: new Date().toISOString(),
   };
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify({ ...previous, ...entries, writtenAt }, null, 2)}\n`);
@@ -197,8 +203,8 @@ export async function runParts(parts: readonly BenchPart[], bench: BenchSettings
     for (const part of parts) {
       const result = await runPart(part, settings, workspace, header);
       console.log(`\n${result.text}`);
-      await mergeResults(file, result.entries);
-      console.log(`\nwritten: ${shown} (${Object.keys(result.entries).join(', ')})`);
+      await mergeResults(file, result);
+      console.log(`\nwritten: ${shown} (${result.key})`);
     }
     if (bench.cpuProfileDir && created)
       console.log(`\nCPU profiles (timings above are not representative): ${bench.cpuProfileDir}`);
