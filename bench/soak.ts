@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { EVERYTHING_ENTRY, exitIfMissing, foresightCliInput, partInputs } from './lib/inputs.js';
+import { EVERYTHING_ENTRY, EVERYTHING_INPUT, exitIfMissing, foresightCliInput } from './lib/inputs.js';
 import { findDescendant } from './lib/process-tree.js';
 import { percentile } from './lib/stats.js';
 
@@ -335,8 +335,7 @@ function formatReport(r: ReturnType<typeof report>): string {
 // --- the run -------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  // The built CLI and server-everything, checked before the rig is made (upstream's inputs include both).
-  exitIfMissing('soak', partInputs('upstream', foresightCliInput(CLI, undefined)));
+  exitIfMissing('soak', [foresightCliInput(CLI, undefined), EVERYTHING_INPUT]);
   const rig = await makeRig();
   const { child, url } = await startServer(rig.dir, rig.config);
   const pid = child.pid ?? 0;

@@ -55,6 +55,13 @@ const NPM_CI = 'run `npm ci` in the repository (it comes with the dev dependenci
 const inRepo = (path: string) =>
   `it belongs to the repository: \`git checkout -- ${relative(ROOT, path)}\` restores it`;
 
+/** server-everything, the upstream the upstream bench, the soak run and the allocation bench mount. */
+export const EVERYTHING_INPUT: BenchInput = {
+  what: 'server-everything, the mounted upstream',
+  path: EVERYTHING_ENTRY,
+  remedy: NPM_CI,
+};
+
 /** The Foresight build a part serves, with the remedy that fits where its path came from. */
 export function foresightCliInput(
   cli: string,
@@ -87,7 +94,7 @@ export function partInputs(part: BenchPart, cli: BenchInput): BenchInput[] {
       return [
         cli,
         ...sources(),
-        { what: 'server-everything, the mounted upstream', path: EVERYTHING_ENTRY, remedy: NPM_CI },
+        EVERYTHING_INPUT,
         { what: 'mcp-proxy, the proxy compared with', path: MCP_PROXY_BIN, remedy: NPM_CI },
       ];
     case 'enrichment':
