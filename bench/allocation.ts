@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { exitIfMissing, foresightCliInput, partInputs } from './lib/inputs.js';
 import { readSettings } from './lib/settings.js';
 import { table } from './lib/report.js';
 import { EVERYTHING_COMMAND, FORESIGHT_ECHO_TOOL, writeForesightConfig } from './lib/upstream-servers.js';
@@ -96,6 +97,8 @@ if (!Number.isInteger(short) || !Number.isInteger(long) || short < 1 || long <= 
 }
 
 const settings = readSettings();
+const cli = process.env.BENCH_FORESIGHT_CLI ? 'BENCH_FORESIGHT_CLI' : undefined;
+exitIfMissing('allocation', partInputs('upstream', foresightCliInput(settings.foresightCli, cli)));
 const workspace = await createWorkspace();
 try {
   const preload = await workspace.writeText('allocation-preload.mjs', PRELOAD);

@@ -9,11 +9,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitIfMissing, foresightCliInput, partInputs } from './lib/inputs.js';
 import { table } from './lib/report.js';
+import { resultsFile } from './lib/settings.js';
 import { median } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LATEST = resolve(ROOT, 'bench/results/latest.json');
+const LATEST = resultsFile();
 
 interface CellResult {
   id: string;
@@ -27,6 +29,11 @@ if (!other) {
   process.exit(2);
 }
 const pairs = Math.max(1, Number(process.env.BENCH_AB_PAIRS ?? 6) || 6);
+// Both builds and what the eras bench reads, checked now rather than when the first run of the other build starts.
+exitIfMissing('bench:ab', [
+  ...partInputs('eras', foresightCliInput(resolve(ROOT, 'dist/cli/main.js'), undefined)),
+  foresightCliInput(resolve(other), 'BENCH_AB_OTHER', 'the other Foresight build'),
+]);
 
 function runEras(cli: string): CellResult[] {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {

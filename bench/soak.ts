@@ -9,19 +9,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { EVERYTHING_ENTRY, EVERYTHING_INPUT, exitIfMissing, foresightCliInput } from './lib/inputs.js';
 import { findDescendant } from './lib/process-tree.js';
 import { percentile } from './lib/stats.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-const EVERYTHING = createRequire(import.meta.url).resolve(
-  '@modelcontextprotocol/server-everything/dist/index.js',
-);
+const EVERYTHING = EVERYTHING_ENTRY;
 const MODERN_VERSION = '2026-07-28';
 
 function envNumber(name: string, fallback: number): number {
@@ -337,6 +335,7 @@ function formatReport(r: ReturnType<typeof report>): string {
 // --- the run -------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  exitIfMissing('soak', [foresightCliInput(CLI, undefined), EVERYTHING_INPUT]);
   const rig = await makeRig();
   const { child, url } = await startServer(rig.dir, rig.config);
   const pid = child.pid ?? 0;

@@ -11,7 +11,8 @@
 //   export_pace_ms = 0                       # optional: pause between notes in export_notes
 //
 // It imports 'foresight' at run time. Inside this repository that name resolves to the built package
-// (run `npm run build` first); a plugin kept elsewhere lists foresight as a peer dependency.
+// (run `npm run build` first); a copy kept in a folder without that package gets it from the host that
+// loads it (docs/writing-plugins.md, "Where import 'foresight' comes from").
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,11 +1,8 @@
 // Agent sessions for the planner replay: a Markov chain over our tools fitted to the agent corpus's lag-1
-// follow-up counts (../shared/data/agent-corpus), sampled with a seeded PRNG so every run replays the same sessions.
+// follow-up counts (bench/data/agent-corpus), sampled with a seeded PRNG so every run replays the same sessions.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './root.js';
-
-/** Where the corpus lives: the shared data folder beside this checkout. */
-export const CORPUS_DIR = join(ROOT, '../shared/data/agent-corpus');
+import { CORPUS_DIR } from './inputs.js';
 
 /**
  * What the scripted agent does at one step. Mostly one published tool each; the corpus's two pipeline verbs

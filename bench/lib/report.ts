@@ -170,11 +170,9 @@ export function formatMachine(machine: BenchReport['machine']): string {
   return `machine: ${machine.nproc} cpus (${machine.cpu}), node ${machine.node}, SDK ${machine.sdk}, rev ${machine.revision}`;
 }
 
-export function formatReport(report: BenchReport): string {
-  const { toolsList, settings, machine } = report;
+export function formatToolsList(report: BenchReport): string {
+  const { toolsList, settings } = report;
   return [
-    formatMachine(machine),
-    '',
     `tools/list, ${settings.listPlugins} plugins × ${settings.listToolsPerPlugin} tools: ` +
       `${settings.listCalls} round trips per side, alternating (2025-11-25 over stdio)`,
     table(

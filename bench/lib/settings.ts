@@ -1,6 +1,7 @@
 // The bench's shared knobs (the tools/list comparison, which Foresight build, CPU profiling): defaults that finish
 // in seconds, each overridable by an environment variable. The other parts have settings modules of their own.
 import { resolve } from 'node:path';
+import { BENCH_PARTS, type BenchPart } from './inputs.js';
 import { ROOT } from './root.js';
 
 export interface BenchSettings {
@@ -46,4 +47,26 @@ export function nodeFlags(settings: BenchSettings, name: string): string[] {
     `--cpu-prof-name=${name}.cpuprofile`,
     '--cpu-prof-interval=100',
   ];
+}
+
+/**
+ * The parts to run, in bench order: BENCH_ONLY names them, comma-separated (eras, list, upstream, enrichment,
+ * tokens, planner); unset, every part, the planner replay left out when BENCH_SKIP_PLANNER=1.
+ */
+export function readParts(): BenchPart[] {
+  const only = process.env.BENCH_ONLY;
+  if (only === undefined || only.trim() === '')
+    return BENCH_PARTS.filter((part) => part !== 'planner' || process.env.BENCH_SKIP_PLANNER !== '1');
+  const names = only.split(',').map((name) => name.trim());
+  const known = (name: string): name is BenchPart => (BENCH_PARTS as readonly string[]).includes(name);
+  if (!names.every(known))
+    throw new Error(
+      `BENCH_ONLY takes part names, comma-separated (${BENCH_PARTS.join(', ')}), got "${only}"`,
+    );
+  return BENCH_PARTS.filter((part) => names.includes(part));
+}
+
+/** Where each finished part is merged. BENCH_RESULTS, default bench/results/latest.json (relative to the repo root). */
+export function resultsFile(): string {
+  return resolve(ROOT, process.env.BENCH_RESULTS || 'bench/results/latest.json');
 }

@@ -1,18 +1,16 @@
 // Token efficiency of the output formats on recorded GitHub issue payloads (@octokit/fixtures), against the raw
 // API JSON a naive MCP server would return, with a check that no issue field present in the data is lost.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { encode } from '@toon-format/toon';
 import type { IssueShape } from '../../src/enrich/index.js';
 import { OUTPUT_FORMATS, type OutputFormat, countTokens, renderStructured } from '../../src/format/index.js';
 import { type GitHubIssueJson, issueFromGitHub } from '../../src/plugins/github/issue-shape.js';
+import { TOKEN_SCENARIOS, githubFixture } from './inputs.js';
 import { table } from './report.js';
-import { ROOT } from './root.js';
 
 /** Largest share of the raw pretty JSON's tokens each format may use. */
 export const TOKEN_TARGETS_PERCENT = { compact: 20, markdown: 35 } as const;
 
-const SCENARIOS = ['paginate-issues', 'search-issues'] as const;
 // Large enough that nothing is trimmed: the bench measures the formats, not the budget.
 const UNLIMITED_BUDGET = 10_000_000;
 
@@ -47,13 +45,7 @@ interface FixtureRequest {
 
 /** The issues the scenario's GET requests returned, in order, and the total the API reported. */
 function loadIssues(scenario: string): { issues: GitHubIssueJson[]; total: number } {
-  const file = join(
-    ROOT,
-    'node_modules/@octokit/fixtures/scenarios/api.github.com',
-    scenario,
-    'normalized-fixture.json',
-  );
-  const requests = JSON.parse(readFileSync(file, 'utf8')) as FixtureRequest[];
+  const requests = JSON.parse(readFileSync(githubFixture(scenario), 'utf8')) as FixtureRequest[];
   const issues: GitHubIssueJson[] = [];
   let total: number | undefined;
   for (const request of requests) {
@@ -162,7 +154,7 @@ function measureScenario(scenario: string): ScenarioTokens {
 }
 
 export function measureTokenEfficiency(): TokenReport {
-  const scenarios = SCENARIOS.map(measureScenario);
+  const scenarios = TOKEN_SCENARIOS.map(measureScenario);
   return {
     tokenizer: 'gpt-tokenizer o200k_base',
     targetsPercent: TOKEN_TARGETS_PERCENT,

@@ -4,14 +4,12 @@
 import { join } from 'node:path';
 import { type BenchClientOptions, type BenchEra, type Endpoint, startEndpoint } from './endpoint.js';
 import { freePort, startHttpEndpoint } from './http-endpoint.js';
+import { EVERYTHING_ENTRY, MCP_PROXY_BIN } from './inputs.js';
 import type { EchoShape } from './measure.js';
-import { ROOT } from './root.js';
 import { type BenchSettings, nodeFlags } from './settings.js';
 import type { BenchWorkspace } from './workspace.js';
 
-export const EVERYTHING_PACKAGE = 'node_modules/@modelcontextprotocol/server-everything';
-const EVERYTHING_ENTRY = join(ROOT, EVERYTHING_PACKAGE, 'dist/index.js');
-const MCP_PROXY_BIN = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
+export { EVERYTHING_PACKAGE } from './inputs.js';
 
 /** server-everything over stdio, as every side spawns it: `node dist/index.js stdio`. */
 export const EVERYTHING_COMMAND: readonly string[] = [process.execPath, EVERYTHING_ENTRY, 'stdio'];

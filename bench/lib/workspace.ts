@@ -4,20 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
+import { SERVER_SOURCES } from './inputs.js';
 import { ROOT } from './root.js';
-
-const SERVER_SOURCES = [
-  'bench/servers/raw-echo.ts',
-  'bench/servers/raw-echo-http.ts',
-  'bench/servers/raw-echo-server.ts',
-  'bench/servers/naive-bridge.ts',
-  'bench/servers/naive-bridge-v1.ts',
-  'bench/servers/ask-once.ts',
-  'bench/fixtures/echo-plugin.ts',
-  'bench/fixtures/echo-tools.ts',
-  // The raw server's 2025 sessions resume streams as Foresight's do, with the same store.
-  'src/protocol/event-store.ts',
-];
 
 export interface BenchWorkspace {
   dir: string;

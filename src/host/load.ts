@@ -2,6 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from './contract.js';
 import { describeThrown, errors } from './errors.js';
+import { resolveOwnPackageFor } from './own-package.js';
 
 export function isPlugin(value: unknown): value is Plugin {
   if (typeof value !== 'object' || value === null) return false;
@@ -18,7 +19,9 @@ export function moduleUrl(module: string): string {
 export async function loadPluginModule(module: string, owner: string): Promise<Plugin> {
   let loaded: Record<string, unknown>;
   try {
-    loaded = (await import(moduleUrl(module))) as Record<string, unknown>;
+    const url = moduleUrl(module);
+    resolveOwnPackageFor(url);
+    loaded = (await import(url)) as Record<string, unknown>;
   } catch (error) {
     throw errors.pluginLoad(owner, `importing ${module} failed: ${describeThrown(error)}`);
   }

@@ -9,7 +9,7 @@ import { type WorkspaceRoot, normalizeRel } from './paths.js';
 /**
  * The read_file follow-up of a search: where the result's paths are, and how often an agent reads a file
  * right after. Probabilities are Glob→Read (0.32) and Grep→Read (0.35) at lag 1 in the agent tool-call
- * corpus (../shared/data/agent-corpus: about 3,185 Claude Code sessions).
+ * corpus (bench/data/agent-corpus: about 3,185 Claude Code sessions).
  */
 const READ_FILE_FOLLOW_UPS: Readonly<Record<string, { projection: string; probability: number }>> = {
   glob: { projection: 'paths[*]', probability: 0.32 },
