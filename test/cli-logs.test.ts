@@ -109,17 +109,19 @@ describe('the log level named on the command line or in the environment', () => 
 });
 
 describe('the one-shot commands print log records as text for a person', () => {
-  it('tools: warnings by default, more with FORESIGHT_LOG_LEVEL, none with --log-level silent', async () => {
+  it('tools: info by default, as FORESIGHT_LOG_LEVEL says otherwise, none with --log-level silent', async () => {
     const cwd = await chattyWorkspace();
     const byDefault = await runCli(['tools'], { cwd });
     expect(byDefault.code).toBe(0);
     expect(byDefault.stdout).toMatch(/^chatty__noop/m);
+    expect(lines(byDefault.stderr)).toContain('foresight: info [chatty] chatty info record (step=2)');
     expect(lines(byDefault.stderr)).toContain('foresight: warn [chatty] chatty warn record (step=3)');
-    expect(byDefault.stderr).not.toContain('chatty info record');
+    expect(byDefault.stderr).not.toContain('chatty debug record');
+    for (const line of lines(byDefault.stderr)) expect(line).toMatch(/^foresight: /);
 
-    const louder = await runCli(['tools'], { cwd, env: { FORESIGHT_LOG_LEVEL: 'info' } });
-    expect(lines(louder.stderr)).toContain('foresight: info [chatty] chatty info record (step=2)');
-    for (const line of lines(louder.stderr)) expect(line).toMatch(/^foresight: /);
+    const quieter = await runCli(['tools'], { cwd, env: { FORESIGHT_LOG_LEVEL: 'warn' } });
+    expect(lines(quieter.stderr)).toContain('foresight: warn [chatty] chatty warn record (step=3)');
+    expect(quieter.stderr).not.toContain('chatty info record');
 
     const silent = await runCli(['tools', '--log-level', 'silent'], {
       cwd,

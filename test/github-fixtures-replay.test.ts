@@ -39,6 +39,8 @@ const options = (repo: string, url: string) => ({
 
 /** A host with the github plugin as `gh` on one recorded repository; its log records land in `records`. */
 async function serve(repo: string, records: Record<string, unknown>[] = []): Promise<Connected> {
+  // The plugin's health probe at start reads the repository, which no recording holds.
+  fake?.route('GET', `/repos/${repo}`, { status: 200, body: gh.repository(repo) });
   connected = await connect({
     logger: createMemoryLogger(records),
     planner: { enabled: false },

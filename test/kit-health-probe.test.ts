@@ -16,22 +16,28 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server that answers each request with the next status of `statuses` (the last one again once all are used). */
-async function answering(statuses: number[]): Promise<{ url: string; seen: string[] }> {
+/**
+ * A server that answers each request with the next status of `statuses` (the last one again once all are used).
+ * The second answer waits for `release()`, so a test sees the state the first one left before the probe re-checks.
+ */
+async function answering(statuses: number[]): Promise<{ url: string; seen: string[]; release: () => void }> {
   const seen: string[] = [];
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   server = createServer((req, res) => {
     seen.push(String(req.headers.authorization));
-    res.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)] ?? 500).end('{}');
+    const status = statuses[Math.min(seen.length - 1, statuses.length - 1)] ?? 500;
+    void (seen.length === 2 ? released : Promise.resolve()).then(() => res.writeHead(status).end('{}'));
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', () => resolve()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/user`, seen };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/user`, seen, release };
 }
 
 const ready: PluginHealth = { state: 'ready', detail: 'serving' };
 
 describe('health probe', () => {
   it('is down with the request and the variable to check, probes again while down, then defers to the plugin', async () => {
-    const { url, seen } = await answering([401, 503, 200]);
+    const { url, seen, release } = await answering([401, 503, 200]);
     const logs: Record<string, unknown>[] = [];
     const probe = createHealthProbe(
       {
@@ -51,6 +57,7 @@ describe('health probe', () => {
       state: 'down',
       detail: `GET ${url}: token rejected (HTTP 401): check MY_TOKEN`,
     });
+    release();
     await vi.waitFor(() => expect(probe.health(() => ready)).toEqual(ready));
     expect(seen).toEqual(['secret-value', 'secret-value', 'secret-value']);
     expect(JSON.stringify(logs)).not.toContain('secret-value');
@@ -61,7 +68,8 @@ describe('health probe', () => {
   });
 
   it("shows the plugin's own starting until the probe answers, and a failing probe over it", async () => {
-    const { url, seen } = await answering([500]);
+    const { url, seen, release } = await answering([500]);
+    release();
     const probe = createHealthProbe(
       { request: `GET ${url}`, credentials: undefined, target: 'x', recheckMs: 20, ...fetchProbe(url, {}) },
       createMemoryLogger(),

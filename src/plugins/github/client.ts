@@ -55,6 +55,8 @@ export type GitHubClient = Octokit;
 export interface RequestScope {
   signal?: AbortSignal;
   expectedStatuses?: readonly number[];
+  /** The caller reports any failure itself (the health probe says it in the plugin's health): logged at debug. */
+  reportsFailures?: boolean;
 }
 
 /** Waits longer than this are not worth holding a tool call for: the call fails and says when to retry. */
@@ -99,7 +101,10 @@ export function createGitHubClient(settings: GitHubSettings, logger: Logger): Gi
     // An aborted request (a deadline, a cancelled or speculative call) is the caller's doing, not GitHub's.
     if (scope?.signal?.aborted === true) {
       logger.debug(line, 'GitHub request aborted');
-    } else if (typeof status === 'number' && scope?.expectedStatuses?.includes(status)) {
+    } else if (
+      scope?.reportsFailures === true ||
+      (typeof status === 'number' && scope?.expectedStatuses?.includes(status))
+    ) {
       logger.debug(line, 'GitHub request failed as the caller expects');
     } else {
       logger.error(line, 'GitHub request failed');

@@ -33,7 +33,8 @@ function createProbe(client: GitHubClient, settings: GitHubSettings, ctx: Plugin
       credentials: settings.tokenEnv,
       target: `repository ${settings.fullName}`,
       send: async (signal) => {
-        await client.rest.repos.get({ owner, repo, request: { signal, retries: 0 } });
+        const request = { signal, retries: 0, reportsFailures: true };
+        await client.rest.repos.get({ owner, repo, request });
       },
       failure: githubFailure,
     },
