@@ -103,6 +103,8 @@ export function fitToMetadata(
   }
   const priorities = union(projects.map((p) => prioritiesOf(p, data)));
   if (setNames(schema, 'priority', priorities)) {
+    // The agent is held to what it is shown, so the words the enricher maps are shown too.
+    schema.addEnumValues('priority', PRIORITY_WORDS);
     schema.setParamDescription(
       'priority',
       `priority: ${priorities.join(', ')}; or ${PRIORITY_WORDS.join(', ')}`,
