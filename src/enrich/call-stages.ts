@@ -19,6 +19,8 @@ const NOTHING_SEEN: ReadonlyMap<number, Readonly<Record<string, unknown>>> = new
 
 /** Undoes the renames a link made, so the link sees the names it knows. */
 function mapRenamesBack(enriched: EnrichedTool, layer: number, args: Record<string, unknown>): void {
+  // Most chains rename nothing: no list to filter for every link of every call.
+  if (enriched.schema.renames.length === 0) return;
   const renames = enriched.schema.renames.filter((rename) => rename.layer === layer).reverse();
   for (const { from, to } of renames) {
     if (Object.hasOwn(args, from)) {

@@ -14,7 +14,11 @@ export interface ArgumentValidator {
   /** Throws E_INVALID_ARGUMENTS naming each bad parameter, what was given and what is allowed. */
   check(published: string, schema: Record<string, unknown>, args: Record<string, unknown>): void;
   /** What is wrong with `args` for this schema, one issue per problem; empty when they fit. */
-  issues(published: string, schema: Record<string, unknown>, args: Record<string, unknown>): ArgumentIssue[];
+  issues(
+    published: string,
+    schema: Record<string, unknown>,
+    args: Record<string, unknown>,
+  ): readonly ArgumentIssue[];
   /**
    * What is wrong with `value` as parameter `name` of a tool with this input schema (one line per
    * problem), or undefined when it fits. For values the config fixes (pins, defaults).
@@ -51,6 +55,9 @@ export function dialectOf(schema: Record<string, unknown>): Dialect {
 }
 
 type Redact = (text: string) => string;
+
+/** What a passing check returns: one shared empty list, so the checks on every call allocate nothing. */
+const NO_ISSUES: readonly ArgumentIssue[] = Object.freeze([]);
 
 /** Redacted before it is cut short: a secret cut in two would no longer be found in the message. */
 function describeValue(value: unknown, redact: Redact): string {
@@ -141,9 +148,9 @@ export function createArgumentValidator(
     published: string,
     schema: Record<string, unknown>,
     args: Record<string, unknown>,
-  ): ArgumentIssue[] => {
+  ): readonly ArgumentIssue[] => {
     const validate = compile(published, schema);
-    if (!validate || validate(args)) return [];
+    if (!validate || validate(args)) return NO_ISSUES;
     const found = new Map<string, ArgumentIssue>();
     for (const error of validate.errors ?? []) {
       const issue = describeIssue(error, args, schema, redact);
@@ -151,8 +158,14 @@ export function createArgumentValidator(
     }
     return [...found.values()];
   };
-  const problemsWith = (published: string, schema: Record<string, unknown>, args: Record<string, unknown>) =>
-    issuesWith(published, schema, args).map((issue) => issue.text);
+  const problemsWith = (
+    published: string,
+    schema: Record<string, unknown>,
+    args: Record<string, unknown>,
+  ) => {
+    const found = issuesWith(published, schema, args);
+    return found.length ? found.map((issue) => issue.text) : [];
+  };
 
   const compile = (published: string, schema: Record<string, unknown>): ValidateFunction | null => {
     const cached = compiled.get(schema);
@@ -189,8 +202,10 @@ export function createArgumentValidator(
       }
     },
     check(published, schema, args) {
-      const lines = problemsWith(published, schema, args);
-      if (lines.length) throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
+      const found = issuesWith(published, schema, args);
+      if (found.length === 0) return;
+      const lines = found.map((issue) => issue.text);
+      throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
     },
     issues: issuesWith,
     checkParam(toolSchema, name, value) {
