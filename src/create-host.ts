@@ -206,8 +206,10 @@ export async function mountSpecFromEntry(entry: PluginEntry): Promise<MountSpec>
 export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const logger =
     options.logger ?? createLogger({ level: options.config?.server.logLevel, redact: redactSecrets });
-  const validator = createArgumentValidator((tool, reason) =>
-    logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
+  const validator = createArgumentValidator(
+    (tool, reason) =>
+      logger.warn({ tool, reason }, 'input schema cannot be compiled; arguments are passed unchecked'),
+    redactSecrets,
   );
   const rules = createConfigRules({
     rules: options.config?.enrich ?? [],

@@ -131,19 +131,26 @@ describe('create_issue with custom fields', () => {
 
   it('refuses a bad value, listing what is allowed, before any request', async () => {
     const before = rig.fake.requests.length;
+    // What the listed schema says is refused by the host's check, in the agent's names; the rest by the enricher.
     const cases: [Record<string, unknown>, string][] = [
-      [{ cf_severity: 'Hgh' }, 'cf_severity: "Hgh" is not one of Critical, High, Medium, Low'],
-      [{ cf_areas: ['UI', 'Web'] }, 'cf_areas: "Web" is not one of UI, API'],
+      [
+        { cf_severity: 'Hgh' },
+        'parameter "cf_severity" is "Hgh"; allowed: "Critical", "High", "Medium", "Low"',
+      ],
+      [{ cf_areas: ['UI', 'Web'] }, 'parameter "cf_areas.1" is "Web"; allowed: "UI", "API"'],
       [{ cf_launch: 'next week' }, 'cf_launch: "next week" is not a date'],
       [{ cf_spec: 'example.com' }, 'cf_spec: "example.com" is not a web address'],
       [{ cf_contact: 'nobody' }, 'cf_contact: "nobody" is not an email address'],
       [{ cf_phone: '555 0123' }, 'cf_phone: "555 0123" is not a phone number with its country code'],
-      [{ cf_rating: 9 }, 'cf_rating: 9 is not a whole number from 0 to 5'],
+      [{ cf_rating: 9 }, 'parameter "cf_rating" must be <= 5 (got 9)'],
       [
         { cf_reviewers: ['Zed'] },
         'cf_reviewers: "Zed" is not a member of the list; members: Ann Lee, Bo Chen',
       ],
-      [{ priority: 'asap' }, 'priority: "asap" is not one of urgent, high, normal, low'],
+      [
+        { priority: 'asap' },
+        'parameter "priority" is "asap"; allowed: "urgent", "high", "normal", "low", 1, 2, 3, 4',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await rig.call('create_issue', { title: 'x', ...args });

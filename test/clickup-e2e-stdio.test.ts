@@ -124,7 +124,9 @@ describe('foresight serve with the clickup plugin, over stdio', () => {
       arguments: { title: 'x', cf_severity: 'Hgh' },
     });
     expect(bad.isError).toBe(true);
-    expect(textOf(bad)).toContain('cf_severity: "Hgh" is not one of Critical, High, Medium, Low');
+    expect(textOf(bad)).toContain(
+      'parameter "cf_severity" is "Hgh"; allowed: "Critical", "High", "Medium", "Low"',
+    );
   });
 
   it('sent the token only as the authorization header, and never shows it', () => {

@@ -335,9 +335,14 @@ describe('writing tasks', () => {
       status: 200,
       body: { task: task(p.id ?? '') },
     }));
-    await rig.call('link_issues', { key: '86a', target_key: '86b', link_type: 'blocked by' });
-    await rig.call('link_issues', { key: '86a', target_key: '86c', link_type: 'blocks' });
+    await rig.call('link_issues', { key: '86a', target_key: '86b', link_type: 'waiting_on' });
+    await rig.call('link_issues', { key: '86a', target_key: '86c', link_type: 'blocking' });
     const linked = await rig.call('link_issues', { key: '86a', target_key: '86d' });
+    // The agent is held to the link types it was shown; other words are refused before the enricher sees them.
+    const worded = await rig.call('link_issues', { key: '86a', target_key: '86e', link_type: 'blocked by' });
+    expect(text(worded)).toContain(
+      'parameter "link_type" is "blocked by"; allowed: "linked", "waiting_on", "blocking"',
+    );
     expect(rig.fake.sent('POST', '/task/86a/dependency').map((r) => r.body)).toEqual([
       { depends_on: '86b' },
       { dependency_of: '86c' },

@@ -60,7 +60,9 @@ describe('clickup metadata', () => {
     await vi.waitFor(() => expect(changed).toHaveBeenCalled(), { timeout: 5000, interval: 10 });
     expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
     const result = await rig.call('create_issue', { title: 'x', cf_severity: 'Hgh' });
-    expect(text(result)).toContain('cf_severity: "Hgh" is not one of Blocker, Critical, High, Medium, Low');
+    expect(text(result)).toContain(
+      'parameter "cf_severity" is "Hgh"; allowed: "Blocker", "Critical", "High", "Medium", "Low"',
+    );
   });
 
   it('get_custom_fields with refresh reloads the metadata now; the schemas and the client follow', async () => {

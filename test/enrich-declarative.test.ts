@@ -102,7 +102,7 @@ describe('[[enrich]] hide', () => {
     const c = await serve('[[enrich]]\ntools = ["fs__search"]\nhide = ["q"]\n', records);
     await c.client.listTools();
     expect(records.map((r) => r.msg)).toContain(
-      '[[enrich]] #1 (line 1) hides required parameter "q" of tool "fs__search" without a default: its calls will lack it',
+      '[[enrich]] #1 (line 1) hides required parameter "q" of tool "fs__search" without a default: its calls will lack it and be refused',
     );
   });
 });

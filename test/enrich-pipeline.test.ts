@@ -183,19 +183,22 @@ describe('the chain', () => {
     ]);
   });
 
-  it('maps arguments back through the chain, then validates them against the enriched schema', async () => {
+  it('validates arguments against the enriched schema before mapping them back through the chain', async () => {
     connected = await connect({ plugins: [trackerPlugin(() => [new PriorityEnricher()])] });
     const ok = await connected.client.callTool({
       name: 'tracker__create_issue',
-      arguments: { title: 'T', priority: 'urgent' },
+      arguments: { title: 'T', priority: 'High' },
     });
     expect(ok.isError).toBeFalsy();
-    expect(received).toEqual([{ name: 'create_issue', args: { title: 'T', priority: 'Highest' } }]);
+    expect(received).toEqual([{ name: 'create_issue', args: { title: 'T', priority: 'High' } }]);
 
-    const message = await callError(connected, 'tracker__create_issue', { title: 'T', priority: 'someday' });
-    expect(message).toBe(
-      'invalid arguments for tool "tracker__create_issue": parameter "priority" is "someday"; allowed: "Highest", "High", "Medium", "Low"',
-    );
+    // The enricher would map "urgent", but the agent was shown an enum without it: the agent's call is refused.
+    for (const priority of ['someday', 'urgent']) {
+      const message = await callError(connected, 'tracker__create_issue', { title: 'T', priority });
+      expect(message).toBe(
+        `invalid arguments for tool "tracker__create_issue": parameter "priority" is "${priority}"; allowed: "Highest", "High", "Medium", "Low"`,
+      );
+    }
     expect(received).toHaveLength(1);
   });
 

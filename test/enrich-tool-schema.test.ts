@@ -368,158 +368,28 @@ describe('EditableToolSchema renames', () => {
   });
 });
 
-describe('EditableToolSchema callSchema', () => {
-  const props = (schema: Record<string, unknown>): Record<string, unknown> =>
-    schema.properties as Record<string, unknown>;
-
-  it('is the schema itself when nothing was renamed, removed or added', () => {
-    const input = richSchema();
-    const schema = create(input);
-    schema.setEnum('priority', ['a']);
-    schema.setRequired('due');
-    expect(JSON.stringify(schema.callSchema())).toBe(JSON.stringify(schema.toJSON()));
-    expect(JSON.stringify(create(input).callSchema())).toBe(JSON.stringify(input));
-  });
-
-  it('shows a renamed parameter under its old name, with enums set after the rename', () => {
-    const schema = create();
-    schema.renameParam('priority', 'urgency');
-    schema.setEnum('urgency', ['P1', 'P2']);
-    const call = schema.callSchema();
-    expect(Object.keys(props(call))).toEqual(Object.keys(richSchema().properties as object));
-    expect(props(call).priority).toEqual({
-      type: 'string',
-      enum: ['P1', 'P2'],
-      [ENRICHED_ENUM_MARKER]: true,
-    });
-    expect(call.required).toEqual(['title', 'priority']);
-    expect(schema.toJSON().required).toEqual(['title', 'urgency']);
-  });
-
-  it('undoes a chain of renames back to the plugin-side name', () => {
-    const schema = create();
-    schema.renameParam('title', 'summary');
-    schema.layer = 1;
-    schema.renameParam('summary', 'headline');
-    schema.setRequired('headline', false);
-    const call = schema.callSchema();
-    expect(Object.keys(props(call))[0]).toBe('title');
-    expect(call.required).toEqual(['priority']);
-  });
-
-  it('restores a removed parameter, with the enum set before removal, as optional', () => {
+describe('EditableToolSchema editedBy', () => {
+  it('names the last layer that changed what a parameter accepts, by its plugin-side name', () => {
     const schema = create();
     schema.setEnum('priority', ['P1']);
-    schema.removeParams(['priority']);
-    expect(schema.param('priority')).toBeUndefined();
-    const call = schema.callSchema();
-    expect(props(call).priority).toEqual({ type: 'string', enum: ['P1'], [ENRICHED_ENUM_MARKER]: true });
-    expect(call.required).toEqual(['title']);
-  });
-
-  it('restores a parameter removed under a new name under its plugin-side name', () => {
-    const schema = create();
+    schema.layer = 1;
+    schema.setParamDescription('title', 'only a description');
     schema.renameParam('priority', 'urgency');
-    schema.removeParams(['urgency']);
-    const call = schema.callSchema();
-    expect(props(call).priority).toEqual({ type: 'string', enum: ['low', 'high'] });
-    expect(props(call).urgency).toBeUndefined();
-    expect(call.required).toEqual(['title']);
+    schema.layer = 2;
+    schema.setDefault('urgency', 'P1');
+    expect(schema.editedBy('priority')).toBe(2);
+    expect(schema.editedBy('urgency')).toBeUndefined();
+    expect(schema.editedBy('title')).toBeUndefined();
   });
 
-  it('drops the required key when only removed parameters were required', () => {
-    const schema = create({ type: 'object', properties: { a: {}, b: {} }, required: ['a'] });
-    schema.removeParams(['a']);
-    schema.addParam('c', {}, { required: true });
-    expect(schema.toJSON().required).toEqual(['c']);
-    const call = schema.callSchema();
-    expect(call).toEqual({ type: 'object', properties: { b: {}, c: {}, a: {} } });
-  });
-
-  it('keeps an added parameter but makes it optional', () => {
+  it('counts removing, adding and un-requiring a parameter', () => {
     const schema = create();
-    schema.addParam('format', { type: 'string', enum: ['json', 'markdown'] }, { required: true });
-    const call = schema.callSchema();
-    expect(props(call).format).toEqual({ type: 'string', enum: ['json', 'markdown'] });
-    expect(call.required).toEqual(['title', 'priority']);
-  });
-
-  it('keeps an added and renamed parameter, optional, under the name it was added with', () => {
-    const schema = create();
-    schema.addParam('fmt', { type: 'string' }, { required: true });
-    schema.renameParam('fmt', 'format');
-    const call = schema.callSchema();
-    expect(props(call).fmt).toEqual({ type: 'string' });
-    expect(props(call).format).toBeUndefined();
-    expect(call.required).toEqual(['title', 'priority']);
-  });
-
-  it('forgets a parameter that was added and then removed', () => {
-    const schema = create();
-    schema.addParam('tmp', { type: 'string' });
-    schema.removeParams(['tmp']);
-    expect(props(schema.callSchema()).tmp).toBeUndefined();
-  });
-
-  it('treats a removed parameter added back as the plugin parameter again', () => {
-    const schema = create();
-    schema.removeParams(['priority']);
-    schema.addParam('priority', { type: 'string', enum: ['x'] }, { required: true });
-    const call = schema.callSchema();
-    expect(props(call).priority).toEqual({ type: 'string', enum: ['x'] });
-    expect(call.required).toEqual(['title', 'priority']);
-  });
-
-  it('maps a parameter removed after a rename and added back under the new name to the old one', () => {
-    const schema = create();
-    schema.renameParam('priority', 'urgency');
-    schema.removeParams(['urgency']);
-    schema.addParam('urgency', { type: 'integer' }, { required: true });
-    const call = schema.callSchema();
-    expect(props(call).priority).toEqual({ type: 'integer' });
-    expect(props(call).urgency).toBeUndefined();
-    expect(call.required).toEqual(['title', 'priority']);
-  });
-
-  it("gives a plugin-side name to the plugin's parameter when an enricher adds one with the same name", () => {
-    const schema = create();
-    schema.renameParam('title', 'summary');
-    schema.addParam('title', { type: 'number' }, { required: true });
-    const call = schema.callSchema();
-    expect(props(call).title).toEqual({ type: 'string', minLength: 1, 'x-custom': 1 });
-    expect(call.required).toEqual(['title', 'priority']);
-  });
-
-  it('keeps root keywords, $defs and additionalProperties as in the enriched schema', () => {
-    const schema = create();
-    schema.renameParam('assignee', 'owner');
-    schema.removeParams(['legacy']);
-    schema.addParam('x', {});
-    const call = schema.callSchema();
-    const enriched = schema.toJSON();
-    for (const key of ['$schema', '$id', 'x-custom', '$defs', 'definitions', 'anyOf', 'allOf', 'x-foo']) {
-      expect(JSON.stringify(call[key])).toBe(JSON.stringify(enriched[key]));
-    }
-    expect(call.additionalProperties).toBe(false);
-    expect(Object.keys(call)).toEqual(Object.keys(enriched));
-    expect(Object.keys(props(call))).toEqual([
-      'title',
-      'assignee',
-      'due',
-      'priority',
-      'labels',
-      'target',
-      'meta',
-      'x',
-      'legacy',
-    ]);
-  });
-
-  it('returns a fresh object each time', () => {
-    const schema = create();
+    schema.layer = 1;
     schema.removeParams(['due']);
-    const first = schema.callSchema();
-    props(first).due = 'changed';
-    expect(props(schema.callSchema()).due).toEqual({ type: 'string', format: 'date-time' });
+    schema.layer = 2;
+    schema.addParam('format', { type: 'string' });
+    schema.layer = 3;
+    schema.setRequired('title', false);
+    expect([schema.editedBy('due'), schema.editedBy('format'), schema.editedBy('title')]).toEqual([1, 2, 3]);
   });
 });

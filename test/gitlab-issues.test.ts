@@ -316,9 +316,12 @@ describe('gitlab link_issues', () => {
     expect(structured(result)).toMatchObject({ kind: 'issue', item: { key: '#1', title: 'Source' } });
   });
 
-  it('links to another project, defaults to relates_to, and reads "blocked by" as is_blocked_by', async () => {
+  it('links to another project, defaults to relates_to, and takes the link types it lists', async () => {
     await rig.call('link_issues', { key: '#1', target_key: 'group/other#9' });
-    await rig.call('link_issues', { key: '#1', target_key: '#2', link_type: 'Blocked by' });
+    await rig.call('link_issues', { key: '#1', target_key: '#2', link_type: 'is_blocked_by' });
+    // The agent is held to the link types it was shown: words outside them are refused before the enricher runs.
+    const worded = await rig.call('link_issues', { key: '#1', target_key: '#3', link_type: 'Blocked by' });
+    expect(text(worded)).toMatch(/parameter "link_type" is "Blocked by"; allowed: "relates_to", "blocks"/);
     expect(rig.fake.sent('POST', `${PROJECT_PATH}/issues/1/links`).map((r) => r.body)).toEqual([
       { target_project_id: 'group/other', target_issue_iid: 9, link_type: 'relates_to' },
       { target_project_id: 'group/sub/project', target_issue_iid: 2, link_type: 'is_blocked_by' },

@@ -83,7 +83,7 @@ describe('foresight serve with the jira plugin, over stdio', () => {
       async () => {
         const create = (await client.listTools()).tools.find((t) => t.name === 'jr__create_issue');
         expect(create?.inputSchema.properties?.cf_severity).toMatchObject({
-          enum: ['Critical', 'High', 'Medium', 'Low'],
+          enum: ['Critical', 'High', 'Medium', 'Low', null],
         });
       },
       { timeout: 10_000, interval: 50 },

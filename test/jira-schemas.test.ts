@@ -26,7 +26,18 @@ describe('jira schemas, one project', () => {
     expect(create.type?.description).toBe(
       "issue type: Task, Bug (default Task). With parent, the parent's type decides: under an epic, one of these (default Task); under another issue, a sub-task (Sub-task)",
     );
-    expect(create.priority?.enum).toEqual(['Highest', 'High', 'Medium', 'Low', 'Lowest']);
+    // The words the enricher maps are listed too: the agent is held to what it is shown.
+    expect(create.priority?.enum).toEqual([
+      'Highest',
+      'High',
+      'Medium',
+      'Low',
+      'Lowest',
+      'urgent',
+      'high',
+      'normal',
+      'low',
+    ]);
     expect(create.priority?.description).toMatch(/urgent, high, normal, low/);
     expect((create.components?.items as { enum: string[] }).enum).toEqual(['Backend', 'Frontend']);
     expect(create.points).toBeDefined();
@@ -70,29 +81,37 @@ describe('jira schemas, one project', () => {
         'cf_u4f18_u5148_u7ea7',
       ].sort(),
     );
-    expect(cf.cf_severity).toMatchObject({ type: 'string', enum: ['Critical', 'High', 'Medium', 'Low'] });
+    // Every cf_ parameter takes null, which clears the field.
+    expect(cf.cf_severity).toMatchObject({
+      type: ['string', 'null'],
+      enum: ['Critical', 'High', 'Medium', 'Low', null],
+    });
     expect(cf.cf_severity?.description).toMatch(/"Severity" \(customfield_10100\).*required for Bug/);
-    expect(cf.cf_platforms).toMatchObject({ type: 'array', items: { enum: ['iOS', 'Android', 'Web'] } });
-    expect(cf.cf_reviewer).toMatchObject({ type: 'string' });
-    expect(cf.cf_approvers).toMatchObject({ type: 'array', items: { type: 'string' } });
-    expect(cf.cf_budget).toMatchObject({ type: 'number' });
-    expect(cf.cf_launch_date).toMatchObject({ type: 'string', format: 'date' });
-    expect(cf.cf_go_live).toMatchObject({ type: 'string', format: 'date-time' });
-    expect(cf.cf_tags).toMatchObject({ type: 'array', items: { type: 'string' } });
-    expect(cf.cf_docs).toMatchObject({ type: 'string', format: 'uri' });
-    expect(cf.cf_short_note).toMatchObject({ type: 'string', maxLength: 255 });
+    expect(cf.cf_platforms).toMatchObject({
+      type: ['array', 'null'],
+      items: { enum: ['iOS', 'Android', 'Web'] },
+    });
+    expect(cf.cf_reviewer).toMatchObject({ type: ['string', 'null'] });
+    expect(cf.cf_approvers).toMatchObject({ type: ['array', 'null'], items: { type: 'string' } });
+    expect(cf.cf_budget).toMatchObject({ type: ['number', 'null'] });
+    expect(cf.cf_launch_date).toMatchObject({ type: ['string', 'null'], format: 'date' });
+    expect(cf.cf_go_live).toMatchObject({ type: ['string', 'null'], format: 'date-time' });
+    expect(cf.cf_tags).toMatchObject({ type: ['array', 'null'], items: { type: 'string' } });
+    expect(cf.cf_docs).toMatchObject({ type: ['string', 'null'], format: 'uri' });
+    expect(cf.cf_short_note).toMatchObject({ type: ['string', 'null'], maxLength: 255 });
     expect(cf.cf_region?.enum).toEqual([
       'Europe',
       'Europe > Germany',
       'Europe > France',
       'Asia',
       'Asia > Japan',
+      null,
     ]);
-    expect(cf.cf_target_version?.enum).toEqual(['1.0', '2.0']);
-    expect(cf.cf_affected_builds).toMatchObject({ type: 'array', items: { enum: ['1.0', '2.0'] } });
-    expect(cf.cf_prioritet_klienta?.enum).toEqual(['Высокий', 'Низкий']);
+    expect(cf.cf_target_version?.enum).toEqual(['1.0', '2.0', null]);
+    expect(cf.cf_affected_builds).toMatchObject({ type: ['array', 'null'], items: { enum: ['1.0', '2.0'] } });
+    expect(cf.cf_prioritet_klienta?.enum).toEqual(['Высокий', 'Низкий', null]);
     expect(cf.cf_prioritet_klienta?.description).toMatch(/"Приоритет клиента"/);
-    expect(cf.cf_u4f18_u5148_u7ea7?.enum).toEqual(['高', '低']);
+    expect(cf.cf_u4f18_u5148_u7ea7?.enum).toEqual(['高', '低', null]);
     for (const name of Object.keys(create)) expect(name).toMatch(/^[A-Za-z0-9_]{1,64}$/);
   });
 
@@ -126,15 +145,15 @@ describe('jira schemas, several projects', () => {
   it('merges same-named fields of the same kind, and keeps a same-named field of another kind apart', async () => {
     rig = await startJiraRig({ projects: [PROJ, OPS] });
     const create = await props(rig, 'create_issue');
-    expect(create.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', 'Sev1', 'Sev2']);
+    expect(create.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', 'Sev1', 'Sev2', null]);
     expect(create.cf_severity?.description).toMatch(
       /customfield_10100, customfield_10200.*in projects PROJ, OPS/,
     );
     const budgets = Object.keys(create).filter((name) => name.startsWith('cf_budget'));
     expect(budgets).toHaveLength(2);
-    expect(budgets.map((name) => create[name]?.type).sort()).toEqual(['number', 'string']);
+    expect(budgets.map((name) => (create[name]?.type as string[])[0]).sort()).toEqual(['number', 'string']);
     expect(budgets.every((name) => /^cf_budget_[0-9a-f]{6}$/.test(name))).toBe(true);
-    const textBudget = budgets.find((name) => create[name]?.type === 'string') ?? '';
+    const textBudget = budgets.find((name) => (create[name]?.type as string[])[0] === 'string') ?? '';
     expect(create[textBudget]?.description).toMatch(/in project OPS/);
   });
 });

@@ -88,7 +88,7 @@ class BlockEnricher implements DeclarativeEnricher {
     for (const name of rule.hide.filter(has)) {
       if (!Object.hasOwn(rule.defaults, name) && requiredIn(schema, name))
         this.options.onWarning?.(
-          `${this.name} hides required parameter "${name}" of tool "${tool.published}" without a default: its calls will lack it`,
+          `${this.name} hides required parameter "${name}" of tool "${tool.published}" without a default: its calls will lack it and be refused`,
         );
       applied.hidden.add(name);
     }

@@ -1,4 +1,4 @@
-// Runs one tool's schema through its enricher chain: the tool as listed, and what its calls are checked against.
+// Runs one tool's schema through its enricher chain: the tool as listed, and the two schemas its calls are checked against.
 import {
   type ForesightError,
   type McpTool,
@@ -13,15 +13,13 @@ import { EditableToolSchema } from './tool-schema.js';
 /** A tool after enrichment: what tools/list shows and what its calls need. */
 export interface EnrichedTool {
   ref: ToolRef;
-  /** As listed. */
+  /** As listed: the agent's arguments are checked against its `inputSchema` before the chain maps them. */
   tool: McpTool;
   links: readonly ChainLink[];
-  /** Holds the renames, for mapping arguments back and naming parameters in errors. */
+  /** Holds the renames, for mapping arguments back, and which enricher edited each parameter. */
   schema: EditableToolSchema;
-  /** What the arguments are validated against once the chain has mapped them back; built on first call. */
-  readonly callSchema: Record<string, unknown>;
-  /** The parameters the agent sees, listed when it sends an unknown one. */
-  agentParams: string[];
+  /** The plugin's own input schema, which the arguments must fit once the chain has mapped them. */
+  declared: Record<string, unknown>;
 }
 
 export type ToolOutcome =
@@ -60,7 +58,6 @@ export function enrichTool(entry: PublishedToolEntry, chain: ToolChain): ToolOut
   const description = schema.description();
   const annotations = schema.annotations();
   const { description: _d, annotations: _a, inputSchema: _i, ...rest } = tool;
-  let callSchema: Record<string, unknown> | undefined;
   return {
     state: 'listed',
     enriched: {
@@ -73,12 +70,8 @@ export function enrichTool(entry: PublishedToolEntry, chain: ToolChain): ToolOut
       },
       links: chain.links,
       schema,
-      // Most listed tools are never called between two rebuilds: their call schemas are not worth building.
-      get callSchema() {
-        callSchema ??= schema.callSchema();
-        return callSchema;
-      },
-      agentParams: schema.paramNames(),
+      // The plugin's object itself: its compiled validator stays cached across rebuilds of the list.
+      declared: tool.inputSchema,
     },
   };
 }

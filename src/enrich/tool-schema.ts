@@ -1,4 +1,4 @@
-// The editable copy of one tool's input schema that the enricher chain rewrites, and what calls are checked against.
+// The editable copy of one tool's input schema that the enricher chain rewrites, and which enricher edited what.
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { ENRICHED_ENUM_MARKER, type ToolSchema } from './contract.js';
 
@@ -47,9 +47,10 @@ export class EditableToolSchema implements ToolSchema {
   readonly #renames: ParamRename[] = [];
   // Only parameters that are not the plugin's own under their own name; absent = { base: name, added: false }.
   readonly #origins = new Map<string, Origin>();
-  // The plugin's parameters removed during enrichment, by plugin-side name: calls may still carry them
-  // (an enricher pins a hidden one), so callSchema() has to accept them.
+  // The plugin's parameters removed during enrichment, by plugin-side name, so one added back is the plugin's again.
   readonly #removed = new Map<string, { name: string; def: unknown }>();
+  // By plugin-side name: the last layer (the one nearest the agent) that changed what a parameter accepts.
+  #editors: Map<string, number> | undefined;
 
   constructor(tool: ToolSchemaSource) {
     this.#source = tool.inputSchema;
@@ -99,6 +100,7 @@ export class EditableToolSchema implements ToolSchema {
       this.#schema.properties = props;
     }
     if (!Object.hasOwn(props, name)) this.#noteAdded(name);
+    this.#noteEdit(name);
     props[name] = structuredClone(schema);
     if (options.required !== undefined) this.setRequired(name, options.required);
   }
@@ -110,6 +112,7 @@ export class EditableToolSchema implements ToolSchema {
     for (const name of names) {
       if (!props || !Object.hasOwn(props, name)) continue;
       const origin = this.#origins.get(name) ?? { base: name, added: false };
+      this.#noteEdit(name);
       // A parameter an enricher added never reaches the plugin, so nothing needs to remember it.
       if (!origin.added) this.#removed.set(origin.base, { name, def: props[name] });
       this.#origins.delete(name);
@@ -136,14 +139,19 @@ export class EditableToolSchema implements ToolSchema {
   }
 
   setRequired(name: string, required = true): void {
-    if (!required) return this.#dropRequired([name]);
+    if (!required) {
+      if (this.param(name)) this.#noteEdit(name);
+      return this.#dropRequired([name]);
+    }
     this.#need(name, 'make required');
+    this.#noteEdit(name);
     const list = Array.isArray(this.#schema.required) ? (this.#schema.required as unknown[]) : [];
     if (!list.includes(name)) this.#schema.required = [...list, name];
   }
 
   setDefault(name: string, value: unknown): void {
     this.#need(name, 'set a default on').default = structuredClone(value);
+    this.#noteEdit(name);
   }
 
   setParamDescription(name: string, text: string): void {
@@ -191,38 +199,11 @@ export class EditableToolSchema implements ToolSchema {
   }
 
   /**
-   * The schema for arguments after the chain's transforms: renamed parameters back under their plugin-side
-   * names (with their current definition and `required` membership), removed ones restored as optional,
-   * added ones kept as optional; every other keyword as in the enriched schema.
+   * The last layer that changed what plugin-side parameter `param` accepts (its definition, `required`
+   * membership or presence), or undefined when no enricher did. Descriptions and renames do not count.
    */
-  callSchema(): Json {
-    if (this.#edited === undefined && this.#removed.size === 0) return this.#source;
-    const schema = structuredClone(this.#current);
-    const props = isRecord(schema.properties) ? schema.properties : {};
-    // One plugin-side name can be claimed twice (rename a→b, then add a new "a"): the plugin's own
-    // parameter wins, then a removed one, then an enricher's, since the chain hands the plugin its own.
-    const owners = new Map<string, { def: unknown; rank: number }>();
-    const claim = (base: string, def: unknown, rank: number): void => {
-      if ((owners.get(base)?.rank ?? -1) < rank) owners.set(base, { def, rank });
-    };
-    for (const [name, def] of Object.entries(props)) {
-      const { base, added } = this.#origins.get(name) ?? { base: name, added: false };
-      claim(base, def, added ? 0 : 2);
-    }
-    for (const [base, { def }] of this.#removed) claim(base, structuredClone(def), 1);
-    if (owners.size > 0 || isRecord(schema.properties)) {
-      schema.properties = Object.fromEntries([...owners].map(([name, { def }]) => [name, def]));
-    }
-    if (Array.isArray(schema.required)) {
-      const required = schema.required.flatMap((entry: unknown) => {
-        if (typeof entry !== 'string' || !Object.hasOwn(props, entry)) return [entry];
-        const { base, added } = this.#origins.get(entry) ?? { base: entry, added: false };
-        return !added && owners.get(base)?.rank === 2 ? [base] : [];
-      });
-      if (required.length === 0 && schema.required.length > 0) delete schema.required;
-      else schema.required = required;
-    }
-    return schema;
+  editedBy(param: string): number | undefined {
+    return this.#editors?.get(param);
   }
 
   /** The name the agent sees for a plugin-side parameter name; names never renamed come back unchanged. */
@@ -248,12 +229,20 @@ export class EditableToolSchema implements ToolSchema {
 
   #enumHolder(name: string, action: string): Json {
     const def = this.#need(name, action);
+    this.#noteEdit(name);
     def[ENRICHED_ENUM_MARKER] = true;
     const isArray = def.type === 'array' || (Array.isArray(def.type) && def.type.includes('array'));
     if (!isArray) return def;
     // Values of an array parameter constrain its items; an array without `items` gets one to hold them.
     if (!isRecord(def.items)) def.items = {};
     return def.items as Json;
+  }
+
+  /** Call after #noteAdded for a new parameter, so it is noted under its own name. */
+  #noteEdit(name: string): void {
+    const base = this.#origins.get(name)?.base ?? name;
+    this.#editors ??= new Map();
+    this.#editors.set(base, this.layer);
   }
 
   #noteAdded(name: string): void {

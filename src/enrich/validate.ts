@@ -4,21 +4,21 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { errors } from '../host/index.js';
 
-export interface CheckOptions {
-  /** The name the agent sees for a parameter (after renames); default the name itself. */
-  agentName?: (param: string) => string;
-  /** Parameters the agent may send, listed when it sends an unknown one; default the schema's. */
-  agentParams?: readonly string[];
+/** One problem with a call's arguments: the top-level parameter it is about (if any) and a line saying it. */
+export interface ArgumentIssue {
+  param: string | undefined;
+  text: string;
 }
 
 export interface ArgumentValidator {
   /** Throws E_INVALID_ARGUMENTS naming each bad parameter, what was given and what is allowed. */
-  check(
+  check(published: string, schema: Record<string, unknown>, args: Record<string, unknown>): void;
+  /** What is wrong with `args` for this schema, one issue per problem; empty when they fit. */
+  issues(
     published: string,
     schema: Record<string, unknown>,
     args: Record<string, unknown>,
-    options?: CheckOptions,
-  ): void;
+  ): readonly ArgumentIssue[];
   /**
    * What is wrong with `value` as parameter `name` of a tool with this input schema (one line per
    * problem), or undefined when it fits. For values the config fixes (pins, defaults).
@@ -54,9 +54,14 @@ export function dialectOf(schema: Record<string, unknown>): Dialect {
   return '2020-12';
 }
 
-function describeValue(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return String(value);
+type Redact = (text: string) => string;
+
+/** What a passing check returns: one shared empty list, so the checks on every call allocate nothing. */
+const NO_ISSUES: readonly ArgumentIssue[] = Object.freeze([]);
+
+/** Redacted before it is cut short: a secret cut in two would no longer be found in the message. */
+function describeValue(value: unknown, redact: Redact): string {
+  const text = redact(JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -69,47 +74,55 @@ function valueAt(args: Record<string, unknown>, pointer: string): unknown {
   return current;
 }
 
-/** The dotted path of an instance pointer, its first segment in the agent's name. */
-function pathOf(pointer: string, agentName: (param: string) => string): string {
-  const parts = pointer
+/** The segments of an instance pointer, unescaped. */
+function partsOf(pointer: string): string[] {
+  return pointer
     .split('/')
     .slice(1)
     .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
-  if (parts[0] !== undefined) parts[0] = agentName(parts[0]);
-  return parts.join('.');
 }
 
 function describeIssue(
   issue: ErrorObject,
   args: Record<string, unknown>,
   schema: Record<string, unknown>,
-  options: CheckOptions,
-): string {
-  const agentName = options.agentName ?? ((param: string) => param);
-  const where = pathOf(issue.instancePath, agentName);
+  redact: Redact,
+): ArgumentIssue {
+  const parts = partsOf(issue.instancePath);
+  const where = parts.join('.');
   const param = where ? `parameter "${where}"` : 'arguments';
   const params = issue.params as Record<string, unknown>;
-  const child = (name: unknown) => (where ? `${where}.${String(name)}` : agentName(String(name)));
+  const child = (name: unknown) => (where ? `${where}.${String(name)}` : String(name));
+  // At the top level, `required` and `additionalProperties` are about the parameter they name.
+  const named = params.missingProperty ?? params.additionalProperty;
+  const top = parts[0] ?? (typeof named === 'string' ? named : undefined);
+  const value = () => describeValue(valueAt(args, issue.instancePath), redact);
   switch (issue.keyword) {
     case 'required':
-      return `missing required parameter "${child(params.missingProperty)}"`;
+      return { param: top, text: `missing required parameter "${child(params.missingProperty)}"` };
     case 'additionalProperties': {
       const allowed = where
         ? []
-        : (options.agentParams ??
-          Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}));
-      return `unknown parameter "${child(params.additionalProperty)}"${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`;
+        : Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+      const text = `unknown parameter "${child(params.additionalProperty)}"${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`;
+      return { param: top, text };
     }
-    case 'enum':
-      return `${param} is ${describeValue(valueAt(args, issue.instancePath))}; allowed: ${(params.allowedValues as unknown[]).map(describeValue).join(', ')}`;
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map((entry) => describeValue(entry, redact));
+      return { param: top, text: `${param} is ${value()}; allowed: ${allowed.join(', ')}` };
+    }
     default:
-      return `${param} ${issue.message ?? 'is invalid'} (got ${describeValue(valueAt(args, issue.instancePath))})`;
+      return { param: top, text: `${param} ${issue.message ?? 'is invalid'} (got ${value()})` };
   }
 }
 
-/** Compiled validators are cached per schema object; a schema ajv cannot compile is not enforced. */
+/**
+ * Compiled validators are cached per schema object; a schema ajv cannot compile is not enforced. `redact`
+ * (default none) hides secrets in the values that messages quote.
+ */
 export function createArgumentValidator(
   onUncompilable?: (tool: string, reason: string) => void,
+  redact: Redact = (text) => text,
 ): ArgumentValidator {
   const settings = { allErrors: true, strict: false, validateFormats: false } as const;
   type Engine = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
@@ -131,15 +144,27 @@ export function createArgumentValidator(
   const compiled = new WeakMap<object, ValidateFunction | null>();
   // Parameter-only schemas are made afresh for every check: keyed by their text, the same one compiles once.
   const paramSchemas = new Map<string, Record<string, unknown>>();
+  const issuesWith = (
+    published: string,
+    schema: Record<string, unknown>,
+    args: Record<string, unknown>,
+  ): readonly ArgumentIssue[] => {
+    const validate = compile(published, schema);
+    if (!validate || validate(args)) return NO_ISSUES;
+    const found = new Map<string, ArgumentIssue>();
+    for (const error of validate.errors ?? []) {
+      const issue = describeIssue(error, args, schema, redact);
+      if (!found.has(issue.text)) found.set(issue.text, issue);
+    }
+    return [...found.values()];
+  };
   const problemsWith = (
     published: string,
     schema: Record<string, unknown>,
     args: Record<string, unknown>,
-    options: CheckOptions,
-  ): string[] => {
-    const validate = compile(published, schema);
-    if (!validate || validate(args)) return [];
-    return [...new Set((validate.errors ?? []).map((issue) => describeIssue(issue, args, schema, options)))];
+  ) => {
+    const found = issuesWith(published, schema, args);
+    return found.length ? found.map((issue) => issue.text) : [];
   };
 
   const compile = (published: string, schema: Record<string, unknown>): ValidateFunction | null => {
@@ -176,10 +201,13 @@ export function createArgumentValidator(
         });
       }
     },
-    check(published, schema, args, options = {}) {
-      const lines = problemsWith(published, schema, args, options);
-      if (lines.length) throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
+    check(published, schema, args) {
+      const found = issuesWith(published, schema, args);
+      if (found.length === 0) return;
+      const lines = found.map((issue) => issue.text);
+      throw errors.invalidArguments(`tool "${published}"`, lines.join('; '));
     },
+    issues: issuesWith,
     checkParam(toolSchema, name, value) {
       const made = paramOnlySchema(toolSchema, name);
       const key = JSON.stringify(made);
@@ -189,7 +217,7 @@ export function createArgumentValidator(
         schema = made;
         paramSchemas.set(key, schema);
       }
-      const lines = problemsWith('(config value)', schema, { [name]: value }, {});
+      const lines = problemsWith('(config value)', schema, { [name]: value });
       return lines.length ? lines.join('; ') : undefined;
     },
   };

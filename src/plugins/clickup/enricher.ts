@@ -149,12 +149,6 @@ export function createClickUpEnricher(
           'assignee',
           'only tasks assigned to this user (id, name or email; see get_users), or "me" for the token\'s user',
         );
-        schema.addParam('assignees', {
-          type: 'array',
-          items: { type: ['string', 'integer'] },
-          description:
-            'only tasks assigned to any of these users: ids, names or emails (see get_users), or "me" for the token\'s user',
-        });
       }
       if (WRITES.has(tool.name)) schema.setParamDescription('labels', 'tag names');
       if (tool.name === 'link_issues') {

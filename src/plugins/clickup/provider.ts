@@ -16,6 +16,7 @@ import { createMetadataTools } from './metadata-tools.js';
 import { createWhoAmI } from './me.js';
 import type { ClickUpSettings } from './options.js';
 import { createTaskReadTools } from './tasks-read.js';
+import { PRIORITY_NUMBER } from './task-fields.js';
 import { createTaskWriteTools } from './tasks-write.js';
 
 /** Tools that work on one list at a time: with several lists they take a `list` (create_issue requires it). */
@@ -24,10 +25,29 @@ const LIST_SCOPED: Readonly<Record<string, string>> = {
   create_issue: 'the list to create the task in (a name or id)',
 };
 
+/**
+ * Parameters as the tools take them once the enricher has mapped the agent's values, where they differ from the
+ * unified tools': the host checks what the enricher hands on against these.
+ */
+const TAKEN: Readonly<Record<string, Record<string, object>>> = {
+  get_issues: {
+    assignees: {
+      type: 'array',
+      items: { type: ['string', 'integer'] },
+      description:
+        'only tasks assigned to any of these users: ids, names or emails (see get_users), or "me" for the token\'s user',
+    },
+  },
+  create_issue: { priority: PRIORITY_NUMBER },
+  update_issue: { priority: PRIORITY_NUMBER },
+};
+
 function descriptors(settings: ClickUpSettings): ToolDescriptor[] {
   const several = settings.listIds.length > 1;
   const where = `ClickUp list${several ? 's' : ''} ${settings.listIds.join(', ')}.`;
-  return [...Object.values(ISSUE_TOOLS), ...Object.values(TRACKER_METADATA_TOOLS)].map((tool) => {
+  return [...Object.values(ISSUE_TOOLS), ...Object.values(TRACKER_METADATA_TOOLS)].map((unified) => {
+    const taken = TAKEN[unified.name];
+    const tool = taken ? withParams(unified, taken) : unified;
     const described: ToolDescriptor = { ...tool, description: `${tool.description} ${where}` };
     const listText = LIST_SCOPED[tool.name];
     if (!several || listText === undefined) return described;
@@ -42,6 +62,11 @@ function descriptors(settings: ClickUpSettings): ToolDescriptor[] {
       },
     };
   });
+}
+
+function withParams(tool: ToolDescriptor, params: Record<string, object>): ToolDescriptor {
+  const properties = tool.inputSchema.properties ?? {};
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties: { ...properties, ...params } } };
 }
 
 export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginContext): PluginProvider {

@@ -9,6 +9,14 @@ import { type ToolDeps, dayMs, membersOf } from './tool-io.js';
 /** ClickUp's priorities, 1 (urgent) to 4 (low). */
 export const PRIORITIES = ['urgent', 'high', 'normal', 'low'] as const;
 
+/** What create_issue and update_issue take as `priority`: the enricher maps the names to these numbers. */
+export const PRIORITY_NUMBER = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 4,
+  description: '1 (urgent) to 4 (low)',
+} as const;
+
 /** "high" or 2 → 2; the enricher has already mapped names, so this also serves calls that bypass it. */
 export function priorityNumber(value: unknown): number | undefined {
   if (value === undefined) return undefined;

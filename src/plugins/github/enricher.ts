@@ -34,7 +34,7 @@ function fitToRepository(schema: ToolSchema, metadata: MetadataStore, toolName: 
 
 /**
  * create_merge_request_comment: the agent says `line_type` ("new" / "old"), GitHub wants `side` (RIGHT /
- * LEFT). The pipeline validates the result against `side`'s own definition, which removeParams keeps.
+ * LEFT). The host checks what this hands on against the plugin's declared schema, `side`'s enum included.
  */
 function lineTypeToSide(args: Record<string, unknown>): void {
   if (SIDE_PARAM in args) {

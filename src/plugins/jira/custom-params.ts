@@ -65,8 +65,18 @@ export function customParamSchema(
   if (required.size) parts.push(`required for ${[...required].join(', ')}`);
   else if (fields.every((f) => f.issueTypes.length) && types.size) parts.push(`on ${[...types].join(', ')}`);
   return {
-    ...paramSchema(param.kind, mergedNames(param), flavor),
+    ...nullable(paramSchema(param.kind, mergedNames(param), flavor)),
     description: `${parts.join('; ')}; null clears it`,
+  };
+}
+
+/** The agent is held to the schema it is shown: a field that null clears says it takes null. */
+function nullable(schema: Record<string, unknown>): Record<string, unknown> {
+  const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
+  return {
+    ...schema,
+    type: [...types, 'null'],
+    ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
   };
 }
 

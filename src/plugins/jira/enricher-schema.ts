@@ -85,8 +85,9 @@ export function fitToMetadata(
   const top = union(projects.map((p) => p.issueTypes.filter((t) => !t.subtask).map((t) => t.name)));
   const subtasks = union(projects.map((p) => p.issueTypes.filter((t) => t.subtask).map((t) => t.name)));
   if (toolName === 'create_issue' && schema.param('type')) {
-    // Sub-task types are not top-level issues: the enum leaves them out, and under a parent the plugin decides.
-    setNames(schema, 'type', top);
+    // Sub-task types are not top-level issues: under a parent the plugin decides. The enum lists them only when
+    // there are several to name, since the agent is held to what it is shown.
+    setNames(schema, 'type', subtasks.length > 1 ? [...top, ...subtasks] : top);
     const fallback = top.includes('Task') ? 'Task' : (top[0] ?? '');
     schema.setParamDescription(
       'type',
@@ -103,6 +104,8 @@ export function fitToMetadata(
   }
   const priorities = union(projects.map((p) => prioritiesOf(p, data)));
   if (setNames(schema, 'priority', priorities)) {
+    // The agent is held to what it is shown, so the words the enricher maps are shown too.
+    schema.addEnumValues('priority', PRIORITY_WORDS);
     schema.setParamDescription(
       'priority',
       `priority: ${priorities.join(', ')}; or ${PRIORITY_WORDS.join(', ')}`,

@@ -122,8 +122,8 @@ export function createJiraEnricher(
       );
     }
     if (creating && subtasks.includes(name)) {
-      // The schema's enum lists standard types only: a sub-task type named with parent reaches the plugin
-      // through customFields, which the call schema always takes.
+      // A sub-task type named with parent reaches the plugin through customFields, which its declared schema
+      // takes with any keys.
       delete args.type;
       const given = (args.customFields ?? {}) as Record<string, unknown>;
       args.customFields = { ...given, [SUBTASK_CHOICE]: { name } };

@@ -5,9 +5,8 @@ import { type Args, str } from '../kit/index.js';
 import { type ToolDeps } from './tool-io.js';
 
 /**
- * Where the enricher leaves a sub-task type the agent named in `type` with `parent`: the schema's `type` enum lists
- * standard types only, so the name travels in `customFields` (which the call schema always takes), under the id
- * Jira itself gives the field.
+ * Where the enricher leaves a sub-task type the agent named in `type` with `parent`: the name travels in
+ * `customFields` (an object of any keys in the plugin's declared schema), under the id Jira itself gives the field.
  */
 export const SUBTASK_CHOICE = 'issuetype';
 
