@@ -546,11 +546,11 @@ describe('cf_story_points, as the seeds name story points', () => {
     expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
   });
 
-  it('is checked as points is: a number', async () => {
+  it('is checked as points is, a number, and the error names the parameter the agent sent', async () => {
     rig = await rigWithCreate('cloud');
     const result = await rig.call('create_issue', { title: 'x', cf_story_points: 'five' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('parameter "points" must be number (got "five")');
+    expect(text(result)).toContain('parameter "cf_story_points" must be number (got "five")');
     expect(rig.sent('POST', `${rig.api}/issue`)).toHaveLength(0);
   });
 });

@@ -50,13 +50,15 @@ const withBlocker = () => ({
 describe('jira metadata refresh', () => {
   it('rebuilds the schemas and sends list_changed when a reload finds a new option', async () => {
     rig = await startJiraRig({ metadataTtlMs: 100 });
-    expect((await severity(rig))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect((await severity(rig))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', null]);
     const changed = listChanged(rig);
     routeMetadata(rig.fake, 'cloud', [withBlocker()]);
     await changed.next;
-    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+    expect((await severity(rig))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low', null]);
     const result = await rig.call('create_issue', { title: 'x', cf_severity: 'Hgh' });
-    expect(text(result)).toContain('cf_severity: "Hgh" is not one of Blocker, Critical, High, Medium, Low');
+    expect(text(result)).toContain(
+      'parameter "cf_severity" is "Hgh"; allowed: "Blocker", "Critical", "High", "Medium", "Low", null',
+    );
   });
 
   it('get_custom_fields with refresh reloads the metadata now; the schemas and the client follow', async () => {
@@ -74,7 +76,7 @@ describe('jira metadata refresh', () => {
     expect(await options({})).toEqual(['Critical', 'High', 'Medium', 'Low']);
     expect(await options({ refresh: true })).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
     await changed.next;
-    expect((await severity(r))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low']);
+    expect((await severity(r))?.enum).toEqual(['Blocker', 'Critical', 'High', 'Medium', 'Low', null]);
   });
 
   it('serves calls while the first load is still running, then lists the enriched tools and tells the client', async () => {
@@ -90,7 +92,7 @@ describe('jira metadata refresh', () => {
     expect(await severity(r)).toBeUndefined();
     release();
     await changed.next;
-    expect((await severity(r))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect((await severity(r))?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', null]);
   });
 
   it('sends nothing when a reload finds the same metadata', async () => {
@@ -108,7 +110,7 @@ describe('jira metadata refresh', () => {
   it('reads create metadata from the legacy endpoint on Server before 8.4', async () => {
     rig = await startJiraRig({ flavor: 'server', metadata: { legacy: true } });
     const properties = (await rig.tool('create_issue')).inputSchema.properties as Props;
-    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', null]);
     expect(properties.cf_severity?.description).toMatch(/required for Bug/);
     expect((properties.type as { enum?: unknown[] }).enum).toEqual(['Task', 'Bug']);
     expect(rig.sent('GET', '/rest/api/2/issue/createmeta')[0]?.query).toEqual({
@@ -136,9 +138,11 @@ describe('jira metadata refresh', () => {
     ]);
     const properties = (await rig.tool('create_issue')).inputSchema.properties as Props;
     // The first custom field (page one) and the last (page three) are both there.
-    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
-    expect(properties.cf_u4f18_u5148_u7ea7?.enum).toEqual(['高', '低']);
-    expect(Object.keys(properties).filter((name) => name.startsWith('cf_'))).toHaveLength(16);
+    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', null]);
+    expect(properties.cf_u4f18_u5148_u7ea7?.enum).toEqual(['高', '低', null]);
+    // 16 custom fields, and the seeds' name for story points.
+    expect(Object.keys(properties).filter((name) => name.startsWith('cf_'))).toHaveLength(17);
+    expect(properties.cf_story_points).toBeDefined();
   });
 
   it('reads issue types that span several pages', async () => {
@@ -208,7 +212,7 @@ describe('jira metadata refresh', () => {
     const create = await rig.tool('create_issue');
     expect(create.description).toMatch(/Metadata of OPS \(.*403.*\) could not be loaded/);
     const properties = create.inputSchema.properties as Props;
-    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low']);
+    expect(properties.cf_severity?.enum).toEqual(['Critical', 'High', 'Medium', 'Low', null]);
     expect(properties.customFields?.description).toMatch(/custom fields of OPS by field id/);
     const refused = await rig.call('create_issue', { title: 'x', projectId: 'OPS', cf_severity: 'High' });
     expect(text(refused)).toMatch(

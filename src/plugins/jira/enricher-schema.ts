@@ -8,6 +8,9 @@ import { PRIORITY_WORDS } from './priorities.js';
 /** The parameter the jira plugin adds to get_issues and create_issue: which configured project. */
 export const PROJECT_PARAM = 'projectId';
 
+/** The seeds' cf_ name for story points, which this plugin serves as `points`. */
+export const STORY_POINTS_ALIAS = 'cf_story_points';
+
 const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
 
 /** What never depends on metadata: Jira's own shape of the unified tools. */
@@ -122,6 +125,15 @@ export function fitToMetadata(
   if (toolName === 'update_issue') setNames(schema, 'status', statuses);
   if (schema.param('link_type')) fitLinkTypes(schema, data);
   if (!data.special.points) schema.removeParams(['points']);
+  else if (
+    (toolName === 'create_issue' || toolName === 'update_issue') &&
+    !params.some((param) => param.param === STORY_POINTS_ALIAS)
+  )
+    // The seeds' name for story points: shown, since the agent is held to its schema; the enricher moves it.
+    schema.addParam(STORY_POINTS_ALIAS, {
+      ...(schema.param('points') ?? { type: 'number' }),
+      description: 'another name for points (story points), as the seeds call it; give one of the two',
+    });
   if (!data.special.sprint) schema.removeParams(['sprint']);
   if (!data.special.epicLink && settings.flavor === 'server') schema.removeParams(['epic']);
   const writes = toolName === 'create_issue' || toolName === 'update_issue';
