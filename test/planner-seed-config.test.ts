@@ -105,7 +105,9 @@ describe('the seed link line and a devboy pipeline config, served', () => {
     client = newClient('seed-config');
     await withTimeout(client.connect(transport), START_TIMEOUT_MS, 'the stdio client to initialize');
     // What the devboy file holds that Foresight has no counterpart for is said on stderr, with its line.
-    await transport.waitForStderr(/"level":40,[^\n]*"msg":"[^"]*pipeline_config\.toml:13: tools\.Grep\.cost_model\.max_kb: /);
+    await transport.waitForStderr(
+      /"level":40,[^\n]*"msg":"[^"]*pipeline_config\.toml:13: tools\.Grep\.cost_model\.max_kb: /,
+    );
 
     const listed = await client.callTool({ name: 'workspace__glob', arguments: { pattern: 'src/*.ts' } });
     expect(listed.structuredContent).toMatchObject({ paths: ['src/index.ts', 'src/util.ts'] });

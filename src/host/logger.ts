@@ -76,7 +76,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const { level = 'info', redact, format = 'json', describe } = options;
   // A sync write to fd 2 keeps lines ordered with process exit and never touches stdout.
   const destination = pino.destination({ fd: 2, sync: true });
-  const rewrite = format === 'text' ? (line: string) => textLogLine(redact ? redact(line) : line, describe) : redact;
+  const rewrite =
+    format === 'text' ? (line: string) => textLogLine(redact ? redact(line) : line, describe) : redact;
   const stream = rewrite ? { write: (line: string) => destination.write(rewrite(line)) } : destination;
   return pino({ level, base: { name: 'foresight' } }, stream);
 }
