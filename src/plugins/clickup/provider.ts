@@ -8,6 +8,7 @@ import {
   dispatchTo,
   fetchProbe,
   shownUrl,
+  inBackground,
 } from '../kit/index.js';
 import { createClickUpClient } from './client.js';
 import { createClickUpEnricher } from './enricher.js';
@@ -100,13 +101,7 @@ export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginCont
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Statuses, fields and members load in the background: the schemas stay generic until they arrive.
-    start: async () => {
-      metadata.start();
-      probe.start();
-    },
-    shutdown: async () => {
-      await Promise.all([metadata.stop(), probe.stop()]);
-    },
+    ...inBackground(metadata, probe),
     health: () => probe.health(() => listsHealth(metadata, settings)),
   };
 }

@@ -1,6 +1,13 @@
 // Assembles one github plugin instance: client, repository metadata, issue and code-review tools, their enricher.
 import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
-import { ISSUE_TOOLS, createHealthProbe, dispatchTo, metadataHealth, shownUrl } from '../kit/index.js';
+import {
+  ISSUE_TOOLS,
+  createHealthProbe,
+  dispatchTo,
+  metadataHealth,
+  shownUrl,
+  inBackground,
+} from '../kit/index.js';
 import { type GitHubClient, createGitHubClient } from './client.js';
 import { codeReviewDescriptors, createCodeReviewTools } from './code-review.js';
 import { createGitHubEnricher } from './enricher.js';
@@ -66,13 +73,7 @@ export function createGitHubProvider(settings: GitHubSettings, ctx: PluginContex
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Labels and milestones load in the background: the tools serve generic schemas until they arrive.
-    start: async () => {
-      metadata.start();
-      probe.start();
-    },
-    shutdown: async () => {
-      await Promise.all([metadata.stop(), probe.stop()]);
-    },
+    ...inBackground(metadata, probe),
     // Lists do not wait for labels (they follow with list_changed), so their load counts as ready.
     health: () =>
       probe.health(() =>

@@ -8,6 +8,7 @@ import {
   dispatchTo,
   metadataHealth,
   shownUrl,
+  inBackground,
 } from '../kit/index.js';
 import { createGitLabClient } from './client.js';
 import { createGitLabEnricher } from './enricher.js';
@@ -88,13 +89,7 @@ export function createGitLabProvider(settings: GitLabSettings, ctx: PluginContex
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Labels, milestones and the default branch load in the background: schemas stay generic until they arrive.
-    start: async () => {
-      metadata.start();
-      probe.start();
-    },
-    shutdown: async () => {
-      await Promise.all([metadata.stop(), probe.stop()]);
-    },
+    ...inBackground(metadata, probe),
     // Lists do not wait for labels (they follow with list_changed), so their load counts as ready.
     health: () =>
       probe.health(() =>

@@ -9,6 +9,7 @@ import {
   dispatchTo,
   metadataHealth,
   shownUrl,
+  inBackground,
 } from '../kit/index.js';
 import { type ClientClock, createJiraClient, createMyselfRequest, credentialsOf } from './client.js';
 import { customParams } from './custom-params.js';
@@ -108,13 +109,7 @@ export function createJiraProvider(
     enrichers: () => [enricher],
     callTool: dispatchTo(handlers),
     // Issue types, priorities, fields… load in the background: schemas stay generic until they arrive.
-    start: async () => {
-      metadata.start();
-      probe.start();
-    },
-    shutdown: async () => {
-      await Promise.all([metadata.stop(), probe.stop()]);
-    },
+    ...inBackground(metadata, probe),
     // Lists wait for the first load (a few seconds at most), so that they show the projects' own fields.
     health: () =>
       probe.health(() => {
