@@ -217,6 +217,29 @@ describe('audit log', () => {
     ]);
   });
 
+  it('says "cancelled" for a call the client withdrew', async () => {
+    const file = await auditFile();
+    const rec = withModels();
+    const h = await start(rec, file);
+    const c = await client(h);
+    rec.holdGets();
+    const abort = new AbortController();
+    const pending = c.callTool({ name: 'rec__get', arguments: { key: 'r1' } }, { signal: abort.signal });
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(1));
+    abort.abort();
+    await expect(pending).rejects.toThrow();
+    await vi.waitFor(async () =>
+      expect(await linesOf(file)).toEqual([
+        expect.objectContaining({
+          tool: 'rec__get',
+          outcome: 'cancelled',
+          error: { code: 'E_CANCELLED', kind: 'unavailable' },
+          speculative: false,
+        }),
+      ]),
+    );
+  });
+
   it('logs a line it cannot write once, and the calls still succeed', async () => {
     const records: Record<string, unknown>[] = [];
     const rec = withModels();
