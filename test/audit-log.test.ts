@@ -256,7 +256,10 @@ describe('audit log', () => {
   it('fails start-up, naming the file, when the file cannot be opened', async () => {
     dir = await mkdtemp(join(tmpdir(), 'foresight-audit-'));
     const file = join(dir, 'no-such-dir', 'audit.jsonl');
-    await expect(start(withModels(), file)).rejects.toThrow(file);
+    await expect(start(withModels(), file)).rejects.toMatchObject({
+      code: 'E_AUDIT_FILE',
+      message: expect.stringContaining(file) as string,
+    });
   });
 
   it('writes nothing when off', async () => {

@@ -1,6 +1,6 @@
 // The audit log's sink: one JSON line per record, appended to a file or written to stderr, one write per line.
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { describeThrown, type Logger } from '../host/index.js';
+import { describeThrown, errors, type Logger } from '../host/index.js';
 import type { AuditRecord } from './record.js';
 
 export interface AuditLogOptions {
@@ -32,9 +32,7 @@ export class AuditLog {
     try {
       this.fd = openSync(file, 'a');
     } catch (error) {
-      throw new Error(`[audit] file ${JSON.stringify(file)} cannot be opened: ${describeThrown(error)}`, {
-        cause: error,
-      });
+      throw errors.auditFileUnopenable(file, describeThrown(error));
     }
   }
 
