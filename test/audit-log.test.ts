@@ -49,6 +49,7 @@ interface Line {
   speculative: false | 'hit' | 'join' | 'prefetch';
   era?: string;
   transport?: string;
+  request_id?: string | number;
 }
 
 let host: ForesightHost | undefined;
@@ -206,7 +207,7 @@ describe('audit log', () => {
       url,
       'tools/call',
       { name: 'rec__list', arguments: {} },
-      { meta: modernMeta(), localAddress: '127.0.0.2' },
+      { meta: modernMeta(), localAddress: '127.0.0.2', id: 4242 },
     );
     expect(modern.response?.result).toBeDefined();
     const lines = (await linesOf(file)).filter((line) => line.speculative === false);
@@ -215,6 +216,9 @@ describe('audit log', () => {
       { principal: 'address:127.0.0.1', era: 'legacy', transport: 'http' },
       { principal: 'address:127.0.0.2', era: 'modern', transport: 'http' },
     ]);
+    // Each line names the JSON-RPC id of the request it answered.
+    expect(lines[2]?.request_id).toBe(4242);
+    for (const line of lines) expect(typeof line.request_id).toBe('number');
   });
 
   it('says "cancelled" for a call the client withdrew', async () => {

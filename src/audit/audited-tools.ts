@@ -33,6 +33,7 @@ export function auditedTools(
   const line = (
     tool: string,
     startedAtMs: number,
+    requestId: string | number | undefined,
     ended: { result: CallToolResult } | { error: unknown },
   ): AuditRecord => {
     const plugin = pluginOf(tool);
@@ -47,6 +48,7 @@ export function auditedTools(
       speculative: 'result' in ended ? servedBy(ended.result) : false,
       ...(stream.era === undefined ? {} : { era: stream.era }),
       ...(stream.transport === undefined ? {} : { transport: stream.transport }),
+      ...(requestId === undefined ? {} : { request_id: requestId }),
     };
   };
   return {
@@ -55,12 +57,14 @@ export function auditedTools(
     dispose: () => tools.dispose?.(),
     async callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment) {
       const startedAtMs = performance.now();
+      // Read at the start: a task may drive the call later, and it has no request id of its own.
+      const requestId = env?.requestId;
       try {
         const result = await tools.callTool(name, args, env);
-        log.write(line(name, startedAtMs, { result }));
+        log.write(line(name, startedAtMs, requestId, { result }));
         return result;
       } catch (error) {
-        log.write(line(name, startedAtMs, { error }));
+        log.write(line(name, startedAtMs, requestId, { error }));
         throw error;
       }
     },

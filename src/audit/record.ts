@@ -31,6 +31,8 @@ export interface AuditRecord {
   /** The protocol era of the client's connection; absent for prefetches. */
   era?: 'legacy' | 'modern';
   transport?: 'stdio' | 'http' | 'memory';
+  /** The JSON-RPC id of the request that began the call; absent for prefetches and calls without one. */
+  request_id?: string | number;
 }
 
 /** The code a tool's own failure result is logged under. */
