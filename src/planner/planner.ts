@@ -619,7 +619,6 @@ export class Planner {
         this.options.logger.debug({ tool: candidate.tool, args: candidate.args }, 'planner: dispatched');
         const flight = this.cache.begin(parts, (used) => ticket.settle(used ? 'used' : 'unused'));
         const startedAtMs = this.now();
-        const ranAtMs = performance.now();
         let result: CallToolResult | undefined;
         let failure: unknown;
         const call = new AbortController();
@@ -638,7 +637,7 @@ export class Planner {
         } finally {
           this.speculating.delete(call);
         }
-        this.reportSpeculative(parts.principal, prepared, performance.now() - ranAtMs, result, failure);
+        this.reportSpeculative(parts.principal, prepared, this.now() - startedAtMs, result, failure);
         if (result === undefined || result.isError === true) this.counts.failed += 1;
         flight.settle(result, ttlS, this.now() - startedAtMs);
         if (flight.stale) this.counts.invalidated += 1;
