@@ -4,7 +4,9 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
+import { AuditLog, auditedTools, prefetchRecord } from './audit/index.js';
 import {
+  type AuditConfig,
   type ForesightConfig,
   type PlannerConfig,
   type PluginEntry,
@@ -52,6 +54,7 @@ import {
   RequestAdmission,
   RequestStateSeal,
   type StdioServing,
+  type StreamOrigin,
   TaskStore,
   checkExposure,
   combinedHints,
@@ -101,6 +104,11 @@ export interface CreateHostOptions {
    * name of the config that matches nothing (an error naming file and line). Default true.
    */
   logRuleProblems?: boolean;
+  /**
+   * Audit settings over the config's `[audit]` table (e.g. `{ enabled: true, file: '/var/log/foresight.audit' }`):
+   * one JSON line per tool call answered and per call the planner ran ahead. Default off.
+   */
+  audit?: Partial<AuditConfig>;
 }
 
 export interface HttpOptions {
@@ -238,13 +246,23 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const ruleLog = createRuleLog(checkRules, logger);
   const settings = options.config ?? defaultConfig(process.cwd());
   const plannerSettings = { ...settings.planner, ...options.planner };
+  const auditSettings = { ...settings.audit, ...options.audit };
+  const audit = auditSettings.enabled
+    ? new AuditLog({ file: auditSettings.file, redact: redactSecrets, logger })
+    : undefined;
   const planner = new Planner({
     pipeline: tools,
     host: plugins,
     settings: plannerSettings,
     overrides: options.config?.tools,
     logger,
+    ...(audit ? { onSpeculativeCall: (call) => audit.write(prefetchRecord(call)) } : {}),
   });
+  // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
+  const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;
+  const openTools = audit
+    ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, audit, pluginOf)
+    : (stream: StreamOrigin) => planner.openSession(stream);
   let learning: PlannerLearning | undefined;
   const statsResource: BuiltinResource = {
     resource: {
@@ -286,7 +304,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     ]),
   );
   const cacheHints = (plugin: string) => hintsByPlugin.get(plugin) ?? PRIVATE_UNCACHED;
-  const streams = new AgentStreams({ open: (stream) => planner.openSession(stream) });
+  const streams = new AgentStreams({ open: openTools });
   const bus =
     options.bus ?? new InMemoryServerEventBus((error) => logger.warn({ err: error.message }, 'event bus'));
   const listen = new ListenSubscriptions(plugins, logger);
@@ -314,7 +332,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         plugins.mountedPlugins().map((plugin) => plugin.name),
         cacheHints,
       ),
-      openTools: (stream) => planner.openSession(stream),
+      openTools,
       streams,
       tasks,
       admission,
@@ -335,6 +353,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   let starting: Promise<void> | undefined;
   const start = () => {
     starting ??= (async () => {
+      audit?.open();
       for (const entry of config?.plugins ?? []) {
         if (entry.enabled) plugins.mount(await mountSpecFromEntry(entry));
       }
@@ -439,6 +458,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       planner.close();
       await learning?.close();
       await plugins.shutdown();
+      audit?.close();
     },
   };
 }

@@ -42,6 +42,10 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
         withLinkProbabilities(block, parsed.planner.defaultFollowupProbability),
       ]),
     ),
+    audit:
+      parsed.audit.file === undefined
+        ? parsed.audit
+        : { ...parsed.audit, file: resolve(baseDir, parsed.audit.file) },
   };
 }
 

@@ -13,6 +13,7 @@ export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-en
 export type { ToolOverride } from './schema-tools.js';
 export type { FormatConfig } from './schema-format.js';
 export type { PlannerConfig } from './schema-file.js';
+export type { AuditConfig } from './schema-audit.js';
 export type { LoadConfigOptions } from './load.js';
 
 export { loadConfig, defaultConfig, CONFIG_FILE_NAME } from './load.js';

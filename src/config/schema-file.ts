@@ -10,6 +10,7 @@ import {
   numberBetween,
   positiveInt,
 } from './leaf-schemas.js';
+import { AuditConfigSchema } from './schema-audit.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
 import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
@@ -115,6 +116,7 @@ export const ConfigFileSchema = closedTable({
   format: FormatConfigSchema.prefault({}),
   planner: PlannerConfigSchema.prefault({}),
   tools: z.record(ToolNameSchema, ToolOverrideSchema, tableOf('[tools."<name>"] tables')).prefault({}),
+  audit: AuditConfigSchema.prefault({}),
 });
 
 export type ConfigFile = z.output<typeof ConfigFileSchema>;

@@ -1,6 +1,7 @@
 // The loaded configuration as the rest of Foresight sees it: camelCase, defaults applied, each part knowing its place in the file.
 import type { KeyLines } from './key-path.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
+import type { AuditConfig } from './schema-audit.js';
 import type { PlannerConfig } from './schema-file.js';
 import type { FormatConfig } from './schema-format.js';
 import type { PluginCacheHints, PluginDeadlines, PluginIsolation, ToolFilter } from './schema-plugin.js';
@@ -54,4 +55,6 @@ export interface ForesightConfig {
   planner: PlannerConfig;
   /** [tools."<published name>"] overrides, by published tool name. */
   tools: Record<string, ToolOverride>;
+  /** [audit]: one JSON line per tool call. */
+  audit: AuditConfig;
 }

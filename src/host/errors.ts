@@ -84,6 +84,11 @@ export const errors = {
     'unavailable',
     (file: string, detail: string) => `cannot read config file ${quote(file)}: ${detail}`,
   ),
+  auditFileUnopenable: define(
+    'E_AUDIT_FILE',
+    'unavailable',
+    (file: string, detail: string) => `cannot open the [audit] file ${quote(file)} for appending: ${detail}`,
+  ),
   secretMissing: define(
     'E_SECRET_MISSING',
     'invalid_input',

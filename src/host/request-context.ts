@@ -24,6 +24,8 @@ export interface CallEnvironment {
    * made only when the call reads its own); default `signal.aborted`.
    */
   readonly aborted?: boolean;
+  /** The JSON-RPC id of the request that began the call (the first of a multi round-trip call's); for the audit log. */
+  readonly requestId?: string | number;
   sendProgress?(progress: number, total?: number, message?: string): Promise<void>;
   sendLog?(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** The least severe level `sendLog` passes on now; undefined when it passes none. */

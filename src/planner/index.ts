@@ -29,7 +29,14 @@ export type {
   OutcomeListener,
 } from './cache.js';
 export { Planner, PREFETCH_META_KEY, DEFAULT_PRINCIPAL } from './planner.js';
-export type { AgentStream, PlannerOptions, PlannedTools, PlannerSnapshot, ToolCaller } from './planner.js';
+export type {
+  AgentStream,
+  PlannerOptions,
+  PlannedTools,
+  PlannerSnapshot,
+  SpeculativeCallReport,
+  ToolCaller,
+} from './planner.js';
 export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
 export { type PlannerCounters, COUNTER_NAMES, zeroCounters } from './counters.js';
 export {

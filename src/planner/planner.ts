@@ -68,6 +68,19 @@ export interface PlannerOptions {
   /** Clock in ms for the cache and the dispatcher. Default `Date.now`. */
   now?: () => number;
   cacheMaxBytes?: number;
+  /** Hears of each call run ahead once it has ended (the audit log); never delays or fails it. Default none. */
+  onSpeculativeCall?: (call: SpeculativeCallReport) => void;
+}
+
+/** A call the planner ran ahead on its own, once it has ended: `result`, or `error` when it threw. */
+export interface SpeculativeCallReport {
+  /** Published name. */
+  tool: string;
+  plugin: string;
+  principal: string;
+  latencyMs: number;
+  result?: CallToolResult;
+  error?: unknown;
 }
 
 /** What the planner learns and speculates per: one agent's stream of calls, and who that agent is. */
@@ -607,6 +620,7 @@ export class Planner {
         const flight = this.cache.begin(parts, (used) => ticket.settle(used ? 'used' : 'unused'));
         const startedAtMs = this.now();
         let result: CallToolResult | undefined;
+        let failure: unknown;
         const call = new AbortController();
         this.speculating.add(call);
         try {
@@ -615,6 +629,7 @@ export class Planner {
             signal: call.signal,
           });
         } catch (error) {
+          failure = error;
           this.options.logger.debug(
             { tool: candidate.tool, err: describeThrown(error) },
             'planner: speculative call failed',
@@ -622,6 +637,7 @@ export class Planner {
         } finally {
           this.speculating.delete(call);
         }
+        this.reportSpeculative(parts.principal, prepared, this.now() - startedAtMs, result, failure);
         if (result === undefined || result.isError === true) this.counts.failed += 1;
         flight.settle(result, ttlS, this.now() - startedAtMs);
         if (flight.stale) this.counts.invalidated += 1;
@@ -634,6 +650,33 @@ export class Planner {
     });
     if (this.dispatcher.isQueued(handle))
       this.queued.set(key, { handle, ticket, session, tool: candidate.tool });
+  }
+
+  /** Tells `onSpeculativeCall` of a call run ahead; what it throws is logged, never the call's concern. */
+  private reportSpeculative(
+    principal: string,
+    prepared: PreparedCall,
+    latencyMs: number,
+    result: CallToolResult | undefined,
+    error: unknown,
+  ): void {
+    const hear = this.options.onSpeculativeCall;
+    if (!hear) return;
+    const { ref } = prepared.enriched;
+    try {
+      hear({
+        tool: ref.published,
+        plugin: ref.plugin,
+        principal,
+        latencyMs,
+        ...(result === undefined ? { error } : { result }),
+      });
+    } catch (thrown) {
+      this.options.logger.warn(
+        { tool: ref.published, err: describeThrown(thrown) },
+        'planner: onSpeculativeCall threw',
+      );
+    }
   }
 
   /** Takes a job out of the queue before it starts; false when it has started or been dropped already. */

@@ -1,11 +1,11 @@
 // The planner's view per agent stream for requests that carry no session: opened on first use, closed when idle or
 // when too many are open (least recently used first).
 import { LRUCache } from 'lru-cache';
-import type { ToolService } from './tool-service.js';
+import type { StreamOrigin, ToolService } from './tool-service.js';
 
 export interface AgentStreamsOptions {
   /** Opens the tools of one stream (the planner's `openSession`). */
-  open(stream: { id: string; principal: string }): ToolService;
+  open(stream: StreamOrigin): ToolService;
   /** A stream with no request for this long is closed (its learning windows and cached results go). Default 30 min. */
   idleMs?: number;
   /** At most this many streams are kept; the least recently used is closed first. Default 4096. */
@@ -34,11 +34,11 @@ export class AgentStreams {
     this.sweeper.unref();
   }
 
-  /** The tools of stream `id` for `principal`, opened on first use. */
-  get(id: string, principal: string): ToolService {
+  /** The tools of stream `id` for `principal`, opened on first use (told how the stream is connected). */
+  get(id: string, principal: string, via: Pick<StreamOrigin, 'era' | 'transport'> = {}): ToolService {
     let tools = this.streams.get(id);
     if (!tools) {
-      tools = this.options.open({ id, principal });
+      tools = this.options.open({ id, principal, ...via });
       this.streams.set(id, tools);
     }
     return tools;

@@ -7,7 +7,7 @@ export {
   type BuiltinResource,
   type ServerFactoryOptions,
 } from './server-factory.js';
-export type { ToolService } from './tool-service.js';
+export type { StreamOrigin, ToolService } from './tool-service.js';
 export { type Connection, type ProtocolEra, LOCAL_PRINCIPAL, modernStreamKey, traceIdOf } from './caller.js';
 export { AgentStreams, type AgentStreamsOptions } from './agent-streams.js';
 export {

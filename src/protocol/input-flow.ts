@@ -41,6 +41,8 @@ export function wireInputRequests(
 export interface InputChannel {
   /** The request's own cancellation. */
   signal: AbortSignal;
+  /** The request's JSON-RPC id; none for a task driving the call. */
+  readonly requestId?: string | number;
   sendProgress?: CallEnvironment['sendProgress'];
   sendLog?: CallEnvironment['sendLog'];
   logLevel?: CallEnvironment['logLevel'];
@@ -408,6 +410,10 @@ class FlowEnvironment implements CallEnvironment {
 
   get aborted(): boolean {
     return this.flow.aborted;
+  }
+
+  get requestId(): string | number | undefined {
+    return this.flow.driver.requestId;
   }
 
   get deadline() {

@@ -40,6 +40,10 @@ export class RequestChannel implements InputChannel {
     return this.ctx.mcpReq.signal;
   }
 
+  get requestId(): string | number {
+    return this.ctx.mcpReq.id;
+  }
+
   /** Undefined when the request asked for no progress (it carries no progress token). */
   get sendProgress(): SendProgress | undefined {
     const progressToken = this.ctx.mcpReq._meta?.progressToken;

@@ -32,7 +32,7 @@ import {
   taskEscalation,
   withoutTaskSupport,
 } from './tasks/index.js';
-import type { ToolService } from './tool-service.js';
+import type { StreamOrigin, ToolService } from './tool-service.js';
 import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOptions } from './wire-errors.js';
 
 /** A resource the server itself serves, read fresh on every request. */
@@ -58,7 +58,7 @@ export interface ServerFactoryOptions extends WireErrorOptions {
    */
   listHints: CacheHints;
   /** Opens the tools of one agent stream (the planner's view). */
-  openTools(stream: { id: string; principal: string }): ToolService;
+  openTools(stream: StreamOrigin): ToolService;
   /** The tools of modern requests that name their stream per request. */
   streams: AgentStreams;
   /** Tasks (the io.modelcontextprotocol/tasks extension) for modern clients; none without it. */
@@ -112,10 +112,16 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   let sessionLogLevel: LoggingLevel | undefined;
   // A connection that is one agent has one stream; a modern HTTP request names its own.
   const fixedTools = connection.stream
-    ? options.openTools({ id: connection.stream, principal: connection.principal })
+    ? options.openTools({
+        id: connection.stream,
+        principal: connection.principal,
+        era,
+        transport: connection.transport,
+      })
     : undefined;
+  const via = { era, transport: connection.transport };
   const toolsFor = (ctx: ServerContext): ToolService =>
-    fixedTools ?? options.streams.get(modernStreamKey(connection.principal, ctx), connection.principal);
+    fixedTools ?? options.streams.get(modernStreamKey(connection.principal, ctx), connection.principal, via);
 
   // 2026-07-28: only at or above the level the request asks for, and nothing when it asks for none;
   // 2025: at or above the session's level, everything until the client sets one.

@@ -1,0 +1,94 @@
+// Puts the audit log in front of one agent stream's tools: every call it answers writes one line.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallEnvironment } from '../host/index.js';
+import { PREFETCH_META_KEY } from '../planner/index.js';
+import type { ToolService } from '../protocol/index.js';
+import type { AuditLog } from './log.js';
+import { type AuditRecord, type Speculative, latencySince, outcomeOf } from './record.js';
+
+/** Who the stream is and how it is connected. */
+export interface AuditedStream {
+  principal: string;
+  era?: AuditRecord['era'];
+  transport?: AuditRecord['transport'];
+}
+
+/** A speculative call the planner ran on its own, as the planner reports it. */
+export interface PrefetchReport {
+  tool: string;
+  plugin: string;
+  principal: string;
+  latencyMs: number;
+  result?: CallToolResult;
+  error?: unknown;
+}
+
+/** Every call of `tools` writes one line to `log` when it ends, whatever way it ends; arguments are never read. */
+export function auditedTools(
+  tools: ToolService,
+  stream: AuditedStream,
+  log: AuditLog,
+  pluginOf: (tool: string) => string | undefined,
+): ToolService {
+  const line = (
+    tool: string,
+    startedAtMs: number,
+    requestId: string | number | undefined,
+    ended: { result: CallToolResult } | { error: unknown },
+  ): AuditRecord => {
+    const plugin = pluginOf(tool);
+    return {
+      audit: true,
+      time: new Date().toISOString(),
+      principal: stream.principal,
+      tool,
+      ...(plugin === undefined ? {} : { plugin }),
+      ...outcomeOf(ended),
+      latency_ms: latencySince(startedAtMs),
+      speculative: 'result' in ended ? servedBy(ended.result) : false,
+      ...(stream.era === undefined ? {} : { era: stream.era }),
+      ...(stream.transport === undefined ? {} : { transport: stream.transport }),
+      ...(requestId === undefined ? {} : { request_id: requestId }),
+    };
+  };
+  return {
+    listTools: () => tools.listTools(),
+    onToolsChanged: (listener) => tools.onToolsChanged(listener),
+    dispose: () => tools.dispose?.(),
+    async callTool(name: string, args: Record<string, unknown>, env?: CallEnvironment) {
+      const startedAtMs = performance.now();
+      // Read at the start: a task may drive the call later, and it has no request id of its own.
+      const requestId = env?.requestId;
+      try {
+        const result = await tools.callTool(name, args, env);
+        log.write(line(name, startedAtMs, requestId, { result }));
+        return result;
+      } catch (error) {
+        log.write(line(name, startedAtMs, requestId, { error }));
+        throw error;
+      }
+    },
+  };
+}
+
+/** The line of a call the planner ran ahead on its own. */
+export function prefetchRecord(report: PrefetchReport): AuditRecord {
+  return {
+    audit: true,
+    time: new Date().toISOString(),
+    principal: report.principal,
+    tool: report.tool,
+    plugin: report.plugin,
+    ...outcomeOf(report.result ? { result: report.result } : { error: report.error }),
+    latency_ms: Math.round(report.latencyMs * 10) / 10,
+    speculative: 'prefetch',
+  };
+}
+
+/** How the planner answered the agent's call, read from the mark it puts on a served result. */
+function servedBy(result: CallToolResult): Speculative {
+  const served = result._meta?.[PREFETCH_META_KEY] as { source?: unknown } | undefined;
+  if (served?.source === 'cache') return 'hit';
+  if (served?.source === 'in_flight') return 'join';
+  return false;
+}
