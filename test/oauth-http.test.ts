@@ -5,8 +5,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
+import { definePlugin } from '../src/host/contract.js';
 import type { HttpServing } from '../src/protocol/index.js';
-import { createMemoryLogger } from './support/in-memory.js';
+import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LocalIssuer, startLocalIssuer, unsignedToken } from './support/local-issuer.js';
 import { MODERN_VERSION } from './support/modern-wire.js';
 
@@ -32,6 +33,19 @@ const tokens: string[] = [];
 const clients: Client[] = [];
 
 const now = () => Math.floor(Date.now() / 1000);
+
+/** A plugin that answers with the principal its RequestContext names. */
+const whoami = definePlugin({
+  id: 'whoami',
+  version: '1.0.0',
+  build: () => ({
+    tools: () => [{ name: 'principal', inputSchema: { type: 'object' } }],
+    callTool: async (_name, _args, ctx) => ({ content: [{ type: 'text', text: String(ctx.principal) }] }),
+  }),
+});
+
+const principalOf = async (client: Client) =>
+  textOf(await client.callTool({ name: 'whoami__principal', arguments: {} }));
 
 async function token(claims: Record<string, unknown> = {}, key = issuer.current): Promise<string> {
   const signed = await issuer.sign({ sub: 'alice', aud: AUDIENCE, ...claims }, { key });
@@ -87,6 +101,7 @@ beforeAll(async () => {
   host = createHost({
     config: parseConfig('[plugins.workspace]\nroot = "."\n', '/test/foresight.toml', process.cwd()),
     logger,
+    plugins: [whoami],
   });
   http = await host.serveHttp({
     port: 0,
@@ -119,6 +134,10 @@ describe('a valid access token', () => {
     expect(b.tools.map((tool) => tool.name)).toEqual(a.tools.map((tool) => tool.name));
     expect(issuer.hits.get('/.well-known/oauth-authorization-server')).toBe(1);
     expect(issuer.hits.get('/jwks')).toBeGreaterThanOrEqual(1);
+    // The token's subject is the principal plugins see, in both eras.
+    const issuerHost = new URL(issuer.issuer).host;
+    expect(await principalOf(legacy)).toBe(`sub:${issuerHost}:alice`);
+    expect(await principalOf(modern)).toBe(`sub:${issuerHost}:bob`);
   });
 
   it("a 2025 session is its principal's: another subject's valid token with its id finds no session", async () => {
