@@ -1,7 +1,8 @@
 // The JWT verifier on its own against a local issuer: verified tokens remembered by hash until they expire,
-// OpenID discovery, an explicit jwks_uri, and algorithms outside the accepted list.
+// OpenID discovery, an explicit jwks_uri, algorithms outside the accepted list; the resource server's answers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJwtVerifier, principalOfSubject } from '../src/protocol/jwt-verifier.js';
+import { bearerChallenge, createResourceServer } from '../src/protocol/resource-server.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
 
 const AUDIENCE = 'https://foresight.test/mcp';
@@ -76,5 +77,40 @@ describe('createJwtVerifier', () => {
     ).rejects.toThrow(/algorithm/);
     const rs = verifierFor(issuer, { jwksUri: issuer.jwksUri });
     await expect(rs.verifyAccessToken(await issuer.sign({ aud: AUDIENCE }))).rejects.toThrow(/sub/);
+  });
+});
+
+describe('createResourceServer', () => {
+  it('answers 503, not 401, while the issuer cannot be reached, and 401 with the challenge once the token is judged', async () => {
+    const issuer = await issuerWith({});
+    const token = await issuer.sign({ sub: 'erin', aud: 'https://other.test/mcp' });
+    const options = { issuer: issuer.issuer, audience: AUDIENCE, algorithms: ['ES256'], clockSkewS: 30 };
+    const down = createResourceServer(
+      { ...options, jwksUri: 'http://127.0.0.1:1/jwks' },
+      'http://127.0.0.1:3000/mcp',
+    );
+    const unreachable = await down.authenticate(`Bearer ${token}`);
+    expect(unreachable).toMatchObject({ ok: false, status: 503 });
+    expect(JSON.stringify(unreachable)).not.toContain(token);
+
+    const up = createResourceServer(options, 'http://127.0.0.1:3000/mcp');
+    expect(await up.authenticate(`Bearer ${token}`)).toEqual({
+      ok: false,
+      status: 401,
+      challenge: `Bearer error="invalid_token", error_description="the token was issued for another resource (aud)", resource_metadata="https://foresight.test/.well-known/oauth-protected-resource/mcp"`,
+      message: 'unauthorized: the token was issued for another resource (aud)',
+    });
+  });
+
+  it('builds the 403 insufficient_scope challenge that names the scope a step-up needs', () => {
+    expect(
+      bearerChallenge('https://mcp.example/.well-known/oauth-protected-resource/mcp', {
+        error: 'insufficient_scope',
+        description: 'gh__merge needs repo:write',
+        scopes: ['repo:write'],
+      }),
+    ).toBe(
+      'Bearer error="insufficient_scope", error_description="gh__merge needs repo:write", scope="repo:write", resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp"',
+    );
   });
 });

@@ -74,14 +74,16 @@ export function createJwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifi
     max: options.maxCachedTokens ?? DEFAULT_MAX_CACHED_TOKENS,
   });
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
-  const keySet = () => {
-    keys ??= (
+  const keySet = () =>
+    (keys ??= (
       options.jwksUri === undefined ? discoverJwksUri(options.issuer) : Promise.resolve(options.jwksUri)
-    ).then((uri) => createRemoteJWKSet(new URL(uri), { cooldownDuration: options.jwksCooldownMs ?? 30_000 }));
-    // A failed discovery is tried again by the next token, not remembered.
-    keys.catch(() => (keys = undefined));
-    return keys;
-  };
+    )
+      .then((uri) => createRemoteJWKSet(new URL(uri), { cooldownDuration: options.jwksCooldownMs ?? 30_000 }))
+      .catch((error: unknown) => {
+        // A failed discovery is tried again by the next token, not remembered.
+        keys = undefined;
+        throw error;
+      }));
 
   const verify = async (token: string): Promise<VerifiedToken> => {
     const { payload } = await jwtVerify(token, await keySet(), {
