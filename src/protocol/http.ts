@@ -364,8 +364,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     }
     const sessionId = header(req, 'mcp-session-id');
     const known = sessionId === undefined ? undefined : sessions.get(sessionId);
-    // A session is its opener's: another principal holding its id is told it does not exist.
-    const live = known?.principal === principal ? known : undefined;
+    // Under OAuth a session is its opener's: another principal holding its id is told it does not exist. (An
+    // address is no identity: a client reaching localhost over IPv4 and then IPv6 keeps its session.)
+    const live = resourceServer && known?.principal !== principal ? undefined : known;
     if (live) live.lastSeenMs = Date.now();
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes, limits.maxDepth) : undefined;
