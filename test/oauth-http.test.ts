@@ -85,7 +85,7 @@ async function expectRefused(bearer: string, why: RegExp): Promise<void> {
   const text = await response.text();
   expect(response.status).toBe(401);
   const challenge = response.headers.get('www-authenticate') ?? '';
-  expect(challenge).toMatch(/^Bearer error="invalid_token", error_description="[^"]+"/);
+  expect(challenge).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", scope="mcp:tools", /);
   expect(challenge).toContain(`resource_metadata="${METADATA_URL}"`);
   expect(challenge).toMatch(why);
   expect(JSON.parse(text)).toMatchObject({
@@ -169,10 +169,12 @@ describe('a valid access token', () => {
 });
 
 describe('refused tokens: 401 with the challenge, the reason, never the token', () => {
-  it('no token: the challenge names the metadata and no error (RFC 6750 §3.1)', async () => {
+  it('no token: the challenge names the metadata and the scopes to ask for, and no error (RFC 6750 §3.1)', async () => {
     const response = await post();
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${METADATA_URL}"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer scope="mcp:tools", resource_metadata="${METADATA_URL}"`,
+    );
     await response.body?.cancel();
   });
 

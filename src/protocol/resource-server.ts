@@ -30,23 +30,23 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 const quoted = (value: string) => value.replace(/[\\"]/g, (c) => `\\${c}`);
 
+export interface ChallengeDetails {
+  /** Absent when no token came (RFC 6750 §3.1). */
+  error?: 'invalid_token' | 'insufficient_scope';
+  description?: string;
+  /** The scopes the request needs: those a step-up (403) asks for, or the ones a first token should carry. */
+  scopes?: readonly string[];
+}
+
 /**
- * The `WWW-Authenticate` value of a refusal: no `error` when no token came (RFC 6750 §3.1), `invalid_token` with
- * why when one was refused, `insufficient_scope` with the scopes needed for a step-up (403).
+ * The `WWW-Authenticate` value of a refusal: no `error` when no token came, `invalid_token` with why when one was
+ * refused, `insufficient_scope` with the scopes needed for a step-up (403).
  */
-export function bearerChallenge(
-  resourceMetadataUrl: string,
-  refusal?: {
-    error: 'invalid_token' | 'insufficient_scope';
-    description: string;
-    scopes?: readonly string[];
-  },
-): string {
+export function bearerChallenge(resourceMetadataUrl: string, details: ChallengeDetails = {}): string {
   const parts: string[] = [];
-  if (refusal) {
-    parts.push(`error="${refusal.error}"`, `error_description="${quoted(refusal.description)}"`);
-    if (refusal.scopes?.length) parts.push(`scope="${quoted(refusal.scopes.join(' '))}"`);
-  }
+  if (details.error) parts.push(`error="${details.error}"`);
+  if (details.description) parts.push(`error_description="${quoted(details.description)}"`);
+  if (details.scopes?.length) parts.push(`scope="${quoted(details.scopes.join(' '))}"`);
   parts.push(`resource_metadata="${quoted(resourceMetadataUrl)}"`);
   return `Bearer ${parts.join(', ')}`;
 }
@@ -79,6 +79,9 @@ export function createResourceServer(options: OAuthResourceOptions, listenerUrl:
     bearer_methods_supported: ['header'],
   };
 
+  // A client asks its first token for these (the spec's scope selection); absent, it falls back on the metadata.
+  const scopes = options.scopesSupported?.length ? { scopes: options.scopesSupported } : {};
+
   return {
     metadataPaths,
     metadataUrl,
@@ -88,7 +91,7 @@ export function createResourceServer(options: OAuthResourceOptions, listenerUrl:
         return {
           ok: false,
           status: 401,
-          challenge: bearerChallenge(metadataUrl),
+          challenge: bearerChallenge(metadataUrl, { ...scopes }),
           message: 'unauthorized: this server needs an OAuth access token (Authorization: Bearer <token>)',
         };
       let info: AuthInfo;
@@ -102,7 +105,11 @@ export function createResourceServer(options: OAuthResourceOptions, listenerUrl:
         return {
           ok: false,
           status: 401,
-          challenge: bearerChallenge(metadataUrl, { error: 'invalid_token', description: refused.message }),
+          challenge: bearerChallenge(metadataUrl, {
+            error: 'invalid_token',
+            description: refused.message,
+            ...scopes,
+          }),
           message: `unauthorized: ${refused.message}`,
         };
       }
