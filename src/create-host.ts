@@ -35,7 +35,7 @@ import {
   createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
-import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger } from './host/index.js';
+import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
 import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
@@ -63,6 +63,7 @@ import {
   serveHttp,
   serveStdio,
   taskSupportOf,
+  type OAuthResourceOptions,
 } from './protocol/index.js';
 import { FORESIGHT_VERSION } from './version.js';
 
@@ -120,7 +121,12 @@ export interface HttpOptions {
   allowedOrigins?: readonly string[];
   authToken?: string;
   /**
-   * Serve an address beyond loopback (0.0.0.0, a LAN address) without `authToken`; default false: serveHttp
+   * OAuth access tokens instead of `authToken` (not both): JWTs from `issuer` for `audience`, verified against the
+   * issuer's keys; the token's subject becomes the principal. The protected resource metadata is served too.
+   */
+  oauth?: OAuthResourceOptions;
+  /**
+   * Serve an address beyond loopback (0.0.0.0, a LAN address) without `authToken` or `oauth`; default false: serveHttp
    * refuses, since anyone who reaches the port could call every tool. When true, a warning is logged.
    */
   allowUnauthenticated?: boolean;
@@ -412,10 +418,15 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     },
     async serveHttp(http) {
       const address = { host: http.host ?? '127.0.0.1', port: http.port };
+      if (http.authToken !== undefined && http.oauth !== undefined)
+        throw errors.configInvalid(
+          'serveHttp',
+          'authToken and oauth are two ways to authenticate clients: set one',
+        );
       const exposure = checkExposure(
         address,
         {
-          authenticated: http.authToken !== undefined,
+          authenticated: http.authToken !== undefined || http.oauth !== undefined,
           allowUnauthenticated: http.allowUnauthenticated ?? false,
         },
         { where: 'serveHttp', auth: 'authToken', allow: 'allowUnauthenticated: true' },
@@ -428,6 +439,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
         authToken: http.authToken,
+        oauth: http.oauth,
         limits,
         listenCap,
         legacyClients,

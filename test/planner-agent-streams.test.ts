@@ -82,6 +82,15 @@ describe('agent streams of 2026-07-28 requests', () => {
     });
   });
 
+  it('a call run ahead names, in RequestContext.principal, the principal it runs ahead for', async () => {
+    const rec = withModels(false);
+    const { url } = await serve(rec);
+    await listAndSettle(url, rec, { client: 'agent', localAddress: '127.0.0.2' });
+    const principals = new Set(rec.principals);
+    expect([...principals]).toEqual([expect.stringMatching(/^address:(::ffff:)?127\.0\.0\.2$/)]);
+    expect(rec.log.filter((call) => call.speculative)).toHaveLength(3);
+  });
+
   it('another client of the same principal, or another trace, is another stream', async () => {
     const rec = withModels(false);
     const { url } = await serve(rec);

@@ -211,7 +211,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
       { authenticated: isAuthenticated(config), allowUnauthenticated: config.server.allowUnauthenticated },
       {
         where: options.http === undefined ? (config.file ?? EMBEDDED_DEFAULT) : `--http ${options.http}`,
-        auth: `server.auth_token_env${config.file === undefined ? '' : ` in ${config.file}`}`,
+        auth: `server.auth_token_env or [auth]${config.file === undefined ? '' : ` in ${config.file}`}`,
         allow: 'server.allow_unauthenticated = true',
       },
     );
@@ -245,6 +245,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
         allowedHosts: config.server.allowedHosts,
         allowedOrigins: config.server.allowedOrigins,
         authToken: resolveAuthToken(config),
+        ...(config.auth === undefined ? {} : { oauth: config.auth }),
         allowUnauthenticated: config.server.allowUnauthenticated,
       });
       announce.info({ url: serving.url }, `${summary}, serving Streamable HTTP on ${serving.url}`);

@@ -26,6 +26,7 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
     ...(file === undefined ? {} : { file }),
     baseDir,
     server: parsed.server,
+    ...(parsed.auth === undefined ? {} : { auth: parsed.auth }),
     plugins,
     enrich: parsed.enrich.map((rule, index) => ({
       ...rule,

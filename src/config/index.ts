@@ -1,6 +1,8 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
 export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
+export type { AuthConfig, JwtAlgorithm } from './schema-auth.js';
+export { DEFAULT_CLOCK_SKEW_S, DEFAULT_JWT_ALGORITHMS } from './schema-auth.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './schema-limits.js';
 export type {
   PluginCacheHints,

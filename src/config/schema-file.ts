@@ -11,6 +11,7 @@ import {
   positiveInt,
 } from './leaf-schemas.js';
 import { AuditConfigSchema } from './schema-audit.js';
+import { AuthConfigSchema } from './schema-auth.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
 import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
@@ -111,12 +112,23 @@ const tableOf = (what: string) => ({
 /** The parsed file, tables validated; the loader adds names, lines and paths to make a ForesightConfig. */
 export const ConfigFileSchema = closedTable({
   server: ServerConfigSchema.prefault({}),
+  auth: AuthConfigSchema.optional(),
   plugins: z.record(PluginNameSchema, PluginSettingsSchema, tableOf('[plugins.<name>] tables')).prefault({}),
   enrich: listOf(DeclarativeEnrichRuleSchema, 'an array of [[enrich]] tables').default([]),
   format: FormatConfigSchema.prefault({}),
   planner: PlannerConfigSchema.prefault({}),
   tools: z.record(ToolNameSchema, ToolOverrideSchema, tableOf('[tools."<name>"] tables')).prefault({}),
   audit: AuditConfigSchema.prefault({}),
+}).superRefine((file, context) => {
+  // Two ways to authenticate the same request would leave one of them silently unused.
+  if (file.auth !== undefined && file.server.authTokenEnv !== undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['server', 'auth_token_env'],
+      message:
+        'cannot be set together with [auth]: clients authenticate either with the one static token or with OAuth access tokens; remove one of them',
+      input: file.server.authTokenEnv,
+    });
 });
 
 export type ConfigFile = z.output<typeof ConfigFileSchema>;

@@ -15,11 +15,11 @@ export function readSecret(variable: string, key: string, env: NodeJS.ProcessEnv
 }
 
 /**
- * Whether HTTP clients must prove who they are. Today only the static bearer token (server.auth_token_env) does;
- * another way (OAuth) answers here too, and the listener's safe default follows.
+ * Whether HTTP clients must prove who they are: with the static bearer token (server.auth_token_env) or an OAuth
+ * access token ([auth]); the listener's safe default follows.
  */
 export function isAuthenticated(config: ForesightConfig): boolean {
-  return config.server.authTokenEnv !== undefined;
+  return config.server.authTokenEnv !== undefined || config.auth !== undefined;
 }
 
 /** The bearer token HTTP clients must send, from server.auth_token_env; undefined when none is configured. */

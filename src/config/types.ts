@@ -1,5 +1,6 @@
 // The loaded configuration as the rest of Foresight sees it: camelCase, defaults applied, each part knowing its place in the file.
 import type { KeyLines } from './key-path.js';
+import type { AuthConfig } from './schema-auth.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
 import type { AuditConfig } from './schema-audit.js';
 import type { PlannerConfig } from './schema-file.js';
@@ -46,6 +47,8 @@ export interface ForesightConfig {
   /** The config file's directory (the working directory for the embedded default). */
   baseDir: string;
   server: ServerConfig;
+  /** [auth]: OAuth access tokens (JWT) HTTP clients must present; default none. */
+  auth?: AuthConfig;
   /** In file order. */
   plugins: PluginEntry[];
   /** [[enrich]] rules in file order. */

@@ -146,6 +146,14 @@ export interface RequestContext {
    */
   readOnly?: boolean;
   /**
+   * Who the request comes from: `sub:<issuer host>:<sub>` for a verified OAuth access token (`[auth]`),
+   * `token:<fingerprint>` for the static bearer token, `address:<ip>` for unauthenticated HTTP, `local` over
+   * stdio and in memory; for a speculative call, the principal it runs ahead for. For attributing and limiting
+   * work, never for authenticating to another service: the token itself is never passed to a plugin.
+   * Absent where the host calling the plugin does not know it.
+   */
+  readonly principal?: string;
+  /**
    * True when this run of the call is a replay: a 2026-07-28 client's retry answers questions of a call that this
    * process no longer holds (it waited on another process, or its wait ended at its deadline), so the call runs
    * again from its start, its questions answered from the retry (see `elicit`). Whatever the call did before its

@@ -46,6 +46,8 @@ export interface CallEnvironment {
   listRoots?(signal: AbortSignal, options?: InputRequestOptions): Promise<ListRootsResult>;
   speculative?: boolean;
   closeSSEStream?(): void;
+  /** Who the request comes from (`RequestContext.principal`). */
+  readonly principal?: string;
   /** What the client declared it can answer (`RequestContext.clientCapabilities`). */
   readonly clientCapabilities?: ClientCapabilities;
   /** The call runs again for a retry whose waiting call this process does not hold (`RequestContext.replayedInput`). */
@@ -121,6 +123,10 @@ export class CallContext implements RequestContext {
   /** Read from the environment each time: a modern call's retry may come with other capabilities. */
   get clientCapabilities(): ClientCapabilities | undefined {
     return this.speculative ? undefined : this.#env.clientCapabilities;
+  }
+
+  get principal(): string | undefined {
+    return this.#env.principal;
   }
 
   /** A getter, so calls that never ask for input pay nothing for it. */

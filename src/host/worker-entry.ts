@@ -93,6 +93,7 @@ function contextFor(
     method,
     progressRequested,
     readOnly,
+    principal,
     replayedInput,
     carriesInput,
     carriedInput,
@@ -113,6 +114,7 @@ function contextFor(
       // As the call started: the host's own context applies the client's threshold as it stands to each message.
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(replayedInput === true ? { replayedInput } : {}),
+      ...(principal === undefined ? {} : { principal }),
       ...(carriesInput === true
         ? { carryInput: (state: string) => post({ type: 'carryInput', id, state }) }
         : {}),

@@ -43,6 +43,8 @@ export interface CallMessage {
   logLevel?: LoggingLevel;
   /** `RequestContext.readOnly` of the host's context. */
   readOnly?: boolean;
+  /** `RequestContext.principal` of the host's context. */
+  principal?: string;
   /** `RequestContext.replayedInput` of the host's context. */
   replayedInput?: boolean;
   /** The host's context has `carryInput`: the worker's posts `carryInput` messages. */

@@ -183,6 +183,7 @@ class WorkerThread {
         progressRequested: ctx.progressRequested,
         ...(ctx.logLevel === undefined ? {} : { logLevel: ctx.logLevel }),
         ...(ctx.readOnly === true ? { readOnly: true } : {}),
+        ...(ctx.principal === undefined ? {} : { principal: ctx.principal }),
         ...(ctx.replayedInput === true ? { replayedInput: true } : {}),
         ...(ctx.carryInput === undefined ? {} : { carriesInput: true }),
         ...(ctx.carriedInput === undefined ? {} : { carriedInput: ctx.carriedInput }),

@@ -627,6 +627,7 @@ export class Planner {
           result = await this.options.host.callTool(candidate.tool, prepared.args, {
             speculative: true,
             signal: call.signal,
+            principal: parts.principal,
           });
         } catch (error) {
           failure = error;

@@ -21,6 +21,7 @@ import { nestsDeeperThan } from './json-depth.js';
 import { localUrlHost } from './listen-address.js';
 import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
+import { type OAuthResourceOptions, type ResourceServer, createResourceServer } from './resource-server.js';
 import type { Binding, BoundServer } from './server-factory.js';
 
 export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
@@ -41,6 +42,8 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   /** Where the host's change events reach modern listen streams. */
   bus: ServerEventBus;
   listen: ListenSubscriptions;
+  /** OAuth access tokens ([auth]) instead of the static `authToken`: every request needs one, verified here. */
+  oauth?: OAuthResourceOptions;
   /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its 2026-07-28 calls. */
   toolSchema?(name: string): McpTool['inputSchema'] | undefined;
 }
@@ -63,6 +66,8 @@ interface LiveSession {
   protocolVersion: string;
   /** Ids of the session's requests still waiting for their answers. */
   inFlight: Set<string | number>;
+  /** Who opened the session: only they may use it. */
+  principal: string;
 }
 
 /** How long a client refused for a full server is told to wait before it tries again. */
@@ -157,14 +162,26 @@ function principalOf(req: IncomingMessage, tokenFingerprint: string | undefined)
 }
 
 /** Carries the principal to the server the SDK builds (its factory and handlers see `authInfo`); never a token. */
-function authInfoOf(principal: string): AuthInfo {
-  return { token: '', clientId: principal, scopes: [], extra: { principal } };
+function authInfoOf(principal: string, scopes: string[] = []): AuthInfo {
+  return { token: '', clientId: principal, scopes, extra: { principal } };
 }
 
 /** The principal a modern request's factory was handed. */
 export function principalFromAuthInfo(authInfo: AuthInfo | undefined): string {
   const principal = authInfo?.extra?.principal;
   return typeof principal === 'string' ? principal : 'address:unknown';
+}
+
+/** The protected resource metadata (RFC 9728): public, so any origin may read it. */
+function serveMetadata(req: IncomingMessage, res: ServerResponse, resourceServer: ResourceServer): void {
+  res.setHeader('access-control-allow-origin', '*');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    res.writeHead(405).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' });
+  res.end(req.method === 'HEAD' ? undefined : JSON.stringify(resourceServer.metadata()));
 }
 
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
@@ -180,6 +197,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     options.authToken === undefined
       ? undefined
       : `token:${createHash('sha256').update(options.authToken).digest('base64url').slice(0, 16)}`;
+
+  /** Set once the port is known: the metadata's URL names it. */
+  let resourceServer: ResourceServer | undefined = undefined;
 
   const modern = createMcpHandler(
     ({ era, authInfo }) =>
@@ -225,6 +245,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
             used: false,
             protocolVersion: negotiatedVersion(body),
             inFlight: new Set(),
+            principal,
           });
         },
       });
@@ -319,16 +340,33 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (resourceServer?.metadataPaths.has(url.pathname)) return serveMetadata(req, res, resourceServer);
     if (url.pathname !== path) return sendJsonRpcError(res, 404, -32601, `not found: use ${path}`);
     const verdict = guard(req.headers);
     if (!verdict.ok) {
       if (verdict.status === 401) res.setHeader('www-authenticate', 'Bearer');
       return sendJsonRpcError(res, verdict.status, -32600, verdict.message);
     }
-    const principal = principalOf(req, tokenFingerprint);
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal);
+    let principal: string;
+    if (resourceServer) {
+      const verified = await resourceServer.authenticate(header(req, 'authorization'));
+      if (!verified.ok) {
+        if (verified.challenge !== undefined) res.setHeader('www-authenticate', verified.challenge);
+        if (verified.status === 503)
+          options.logger.warn({ why: verified.message }, 'http: access token not checked');
+        return sendJsonRpcError(res, verified.status, -32600, verified.message);
+      }
+      principal = verified.principal;
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal, verified.scopes);
+    } else {
+      principal = principalOf(req, tokenFingerprint);
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal);
+    }
     const sessionId = header(req, 'mcp-session-id');
-    const live = sessionId === undefined ? undefined : sessions.get(sessionId);
+    const known = sessionId === undefined ? undefined : sessions.get(sessionId);
+    // Under OAuth a session is its opener's: another principal holding its id is told it does not exist. (An
+    // address is no identity: a client reaching localhost over IPv4 and then IPv6 keeps its session.)
+    const live = resourceServer && known?.principal !== principal ? undefined : known;
     if (live) live.lastSeenMs = Date.now();
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes, limits.maxDepth) : undefined;
@@ -418,9 +456,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   sweeper.unref();
   // With port 0 the real port is known only now, and the Host check needs it.
   guard = createHttpGuard({ ...options, port });
+  const url = `http://${localUrlHost(options.host)}:${port}${path}`;
+  resourceServer = options.oauth === undefined ? undefined : createResourceServer(options.oauth, url);
 
   return {
-    url: `http://${localUrlHost(options.host)}:${port}${path}`,
+    url,
     port,
     sessionCount: () => sessions.size,
     close: async () => {

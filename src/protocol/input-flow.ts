@@ -50,6 +50,8 @@ export interface InputChannel {
   capabilities: ClientCapabilities | undefined;
   /** The plugin deadline the call runs under (`CallEnvironment.deadline`); read when the call starts. */
   deadline?: CallEnvironment['deadline'];
+  /** Who the request comes from (`CallEnvironment.principal`). */
+  readonly principal?: string;
 }
 
 export type FlowEvent<R> =
@@ -402,7 +404,14 @@ class FlowEnvironment implements CallEnvironment {
   #createMessage: CallEnvironment['createMessage'];
   #listRoots: CallEnvironment['listRoots'];
 
+  #principal: string | undefined;
+
   constructor(private readonly flow: AskingCall) {}
+
+  /** The principal of the request that started the call: a driver taking it over later does not change it. */
+  get principal(): string | undefined {
+    return (this.#principal ??= this.flow.driver.principal);
+  }
 
   get signal(): AbortSignal {
     return this.flow.signal;

@@ -9,6 +9,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { type CallEnvironment, INPUT_KEY_META, type InputRequestOptions } from '../host/index.js';
+import { LOCAL_PRINCIPAL } from './caller.js';
 import type { InputChannel } from './input-flow.js';
 
 /** In order of severity, as MCP defines them. */
@@ -35,6 +36,12 @@ export class RequestChannel implements InputChannel {
     readonly capabilities: ClientCapabilities | undefined = undefined,
     readonly deadline: CallEnvironment['deadline'] = undefined,
   ) {}
+
+  /** The principal HTTP serving put in the request's `authInfo`; stdio and in-memory requests carry none. */
+  get principal(): string {
+    const principal = this.ctx.http?.authInfo?.extra?.['principal'];
+    return typeof principal === 'string' ? principal : LOCAL_PRINCIPAL;
+  }
 
   get signal(): AbortSignal {
     return this.ctx.mcpReq.signal;

@@ -14,6 +14,8 @@ export interface RecordsPlugin {
   plugin: Plugin;
   /** Every call the plugin served, in arrival order. */
   log: ServedCall[];
+  /** `RequestContext.principal` of each call in `log`, in the same order. */
+  principals: Array<string | undefined>;
   records: Map<string, string>;
   /** Most calls of `get` running at the same time. */
   peakConcurrentGets(): number;
@@ -74,6 +76,7 @@ function json(data: unknown): CallToolResult {
 
 export function recordsPlugin(options: RecordsPluginOptions = {}): RecordsPlugin {
   const log: ServedCall[] = [];
+  const principals: Array<string | undefined> = [];
   const records = new Map<string, string>();
   for (let n = 1; n <= (options.size ?? 5); n++) records.set(`r${n}`, `v${n}.0`);
   let running = 0;
@@ -100,6 +103,7 @@ export function recordsPlugin(options: RecordsPluginOptions = {}): RecordsPlugin
       enrichers: () => (options.models || options.rateLimitHost ? [enricher] : []),
       async callTool(name, args, ctx) {
         log.push({ tool: name, args, speculative: ctx.speculative });
+        principals.push(ctx.principal);
         await ctx.log('info', `serving ${name}`);
         await ctx.reportProgress(1, 1);
         if (name === 'list') return json({ items: [...records.keys()].map((key) => ({ key })) });
@@ -138,6 +142,7 @@ export function recordsPlugin(options: RecordsPluginOptions = {}): RecordsPlugin
   return {
     plugin,
     log,
+    principals,
     records,
     peakConcurrentGets: () => peak,
     holdGets() {

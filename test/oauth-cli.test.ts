@@ -1,0 +1,85 @@
+// `foresight serve --http` with [auth] in foresight.toml, against a local issuer: the CLI verifies access tokens,
+// serves the protected resource metadata, and at debug level logs nothing of the tokens it saw.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServer, killAll, makeWorkspace, removeWorkspaces, startHttpServer } from './support/cli.js';
+import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
+
+const AUDIENCE = 'https://foresight.test/mcp';
+
+let issuer: LocalIssuer;
+let server: HttpServer;
+
+beforeAll(async () => {
+  issuer = await startLocalIssuer({ alg: 'RS256' });
+  const cwd = await makeWorkspace();
+  const config = path.join(cwd, 'foresight.toml');
+  await writeFile(
+    config,
+    [
+      '[server]',
+      'log_level = "debug"',
+      '',
+      '[auth]',
+      `issuer = ${JSON.stringify(issuer.issuer)}`,
+      `audience = ${JSON.stringify(AUDIENCE)}`,
+      'scopes_supported = ["mcp:tools"]',
+      '',
+      '[plugins.workspace]',
+      'root = "."',
+      '',
+    ].join('\n'),
+  );
+  server = await startHttpServer({ cwd, config });
+});
+
+afterAll(async () => {
+  await killAll();
+  await removeWorkspaces();
+  await issuer.close();
+});
+
+describe('serve --http with [auth]', () => {
+  it('serves a client with a valid token, refuses a forged one, and logs neither', async () => {
+    const good = await issuer.sign({ sub: 'alice', aud: AUDIENCE });
+    const client = new Client({ name: 'oauth-cli', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(server.url, {
+        requestInit: { headers: { authorization: `Bearer ${good}` } },
+      }),
+    );
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+
+    const forged = await issuer.sign({ sub: 'alice', aud: AUDIENCE }, { key: await issuer.stranger() });
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${forged}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://foresight.test/.well-known/oauth-protected-resource/mcp"',
+    );
+    await refused.body?.cancel();
+
+    const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', server.url));
+    expect(await metadata.json()).toMatchObject({
+      resource: AUDIENCE,
+      authorization_servers: [issuer.issuer],
+    });
+
+    const logged = server.stderr();
+    expect(logged).toContain('"level":20');
+    expect(logged).not.toContain(good);
+    expect(logged).not.toContain(forged);
+    // Nor the signature part alone.
+    expect(logged).not.toContain(good.split('.')[2]);
+  });
+});
