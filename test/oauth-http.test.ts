@@ -1,6 +1,9 @@
 // Foresight as an OAuth 2.1 resource server over Streamable HTTP, against a real local issuer: JWT access tokens
 // verified (issuer, audience, lifetime, signature, algorithm), keys rotated, the 401 challenge and the protected
 // resource metadata (RFC 9728), for SDK v2 clients of both eras; the token never reaches a log or an answer.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
@@ -26,6 +29,8 @@ const INITIALIZE = JSON.stringify({
 
 let issuer: LocalIssuer;
 let host: ForesightHost;
+let auditDir: string;
+let auditFile: string;
 let http: HttpServing;
 const logger = createMemoryLogger();
 /** Every token handed out, to look for in the logs at the end. */
@@ -98,10 +103,13 @@ async function expectRefused(bearer: string, why: RegExp): Promise<void> {
 
 beforeAll(async () => {
   issuer = await startLocalIssuer();
+  auditDir = await mkdtemp(path.join(tmpdir(), 'foresight-oauth-audit-'));
+  auditFile = path.join(auditDir, 'audit.jsonl');
   host = createHost({
     config: parseConfig('[plugins.workspace]\nroot = "."\n', '/test/foresight.toml', process.cwd()),
     logger,
     plugins: [whoami],
+    audit: { enabled: true, file: auditFile },
   });
   http = await host.serveHttp({
     port: 0,
@@ -121,6 +129,7 @@ afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
   await host.close();
   await issuer.close();
+  await rm(auditDir, { recursive: true, force: true });
 });
 
 describe('a valid access token', () => {
@@ -138,6 +147,15 @@ describe('a valid access token', () => {
     const issuerHost = new URL(issuer.issuer).host;
     expect(await principalOf(legacy)).toBe(`sub:${issuerHost}:alice`);
     expect(await principalOf(modern)).toBe(`sub:${issuerHost}:bob`);
+    // The audit log names each call by the same principal, and holds no token.
+    const audited = (await readFile(auditFile, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { principal?: string; tool?: string });
+    const principals = audited.filter((r) => r.tool === 'whoami__principal').map((r) => r.principal);
+    expect(principals).toEqual(expect.arrayContaining([`sub:${issuerHost}:alice`, `sub:${issuerHost}:bob`]));
+    const text = await readFile(auditFile, 'utf8');
+    for (const given of tokens) expect(text).not.toContain(given);
   });
 
   it("a 2025 session is its principal's: another subject's valid token with its id finds no session", async () => {
