@@ -1,7 +1,7 @@
 // Puts the audit log in front of one agent stream's tools: every call it answers writes one line.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CallEnvironment } from '../host/index.js';
-import { PREFETCH_META_KEY } from '../planner/index.js';
+import { PREFETCH_META_KEY, type SpeculativeCallReport } from '../planner/index.js';
 import type { ToolService } from '../protocol/index.js';
 import type { AuditLog } from './log.js';
 import { type AuditRecord, type Speculative, latencySince, outcomeOf } from './record.js';
@@ -11,16 +11,6 @@ export interface AuditedStream {
   principal: string;
   era?: AuditRecord['era'];
   transport?: AuditRecord['transport'];
-}
-
-/** A speculative call the planner ran on its own, as the planner reports it. */
-export interface PrefetchReport {
-  tool: string;
-  plugin: string;
-  principal: string;
-  latencyMs: number;
-  result?: CallToolResult;
-  error?: unknown;
 }
 
 /** Every call of `tools` writes one line to `log` when it ends, whatever way it ends; arguments are never read. */
@@ -72,7 +62,7 @@ export function auditedTools(
 }
 
 /** The line of a call the planner ran ahead on its own. */
-export function prefetchRecord(report: PrefetchReport): AuditRecord {
+export function prefetchRecord(report: SpeculativeCallReport): AuditRecord {
   return {
     audit: true,
     time: new Date().toISOString(),

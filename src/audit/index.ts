@@ -1,4 +1,4 @@
 // Public surface of the audit area: one JSON line per tool call (who, which tool, outcome, latency, speculative).
 export { AuditLog, type AuditLogOptions } from './log.js';
-export { auditedTools, prefetchRecord, type AuditedStream, type PrefetchReport } from './audited-tools.js';
+export { auditedTools, prefetchRecord, type AuditedStream } from './audited-tools.js';
 export { type AuditRecord, type AuditOutcome, type Speculative, TOOL_ERROR } from './record.js';
