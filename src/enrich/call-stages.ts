@@ -58,15 +58,11 @@ export function prepareCall(
   // second check would repeat the first.
   if (links.length === 0) return { enriched, args, seen: NOTHING_SEEN };
   const seen = new Map<number, Readonly<Record<string, unknown>>>();
-  // What each link received, by layer: a shallow copy per link, read only to name the link a failure is due to.
-  const received: Record<string, unknown>[] = [];
   for (let layer = links.length - 1; layer >= 0; layer--) {
     const link = links[layer];
     if (!link) continue;
     mapRenamesBack(enriched, layer, args);
-    const input = { ...args };
-    received[layer] = input;
-    if (link.enricher.transformResult) seen.set(layer, input);
+    if (link.enricher.transformResult) seen.set(layer, { ...args });
     try {
       link.enricher.transformArgs(ref, args);
     } catch (error) {
@@ -76,8 +72,24 @@ export function prepareCall(
     }
   }
   const issues = validator.issues(ref.published, enriched.declared, args);
-  if (issues.length) throw blame(enriched, issues, received, args);
+  // Only a refused call pays for finding whom to blame: the chain runs again, keeping what each link received.
+  if (issues.length) throw blame(enriched, issues, replayChain(enriched, agentArgs), args);
   return { enriched, args, seen };
+}
+
+/**
+ * The chain run again on a copy of the agent's arguments, keeping a copy of what each link received (by layer);
+ * a link's refusal is thrown as it is.
+ */
+function replayChain(enriched: EnrichedTool, agentArgs: Record<string, unknown>): Record<string, unknown>[] {
+  const args = { ...agentArgs };
+  const received: Record<string, unknown>[] = [];
+  for (let layer = enriched.links.length - 1; layer >= 0; layer--) {
+    mapRenamesBack(enriched, layer, args);
+    received[layer] = { ...args };
+    enriched.links[layer]?.enricher.transformArgs(enriched.ref, args);
+  }
+  return received;
 }
 
 /**
@@ -88,12 +100,8 @@ export function prepareCall(
 function refusalOf(enriched: EnrichedTool, agentArgs: Record<string, unknown>): ForesightError | undefined {
   const shown = enriched.tool.inputSchema.properties ?? {};
   if (Object.keys(agentArgs).every((name) => Object.hasOwn(shown, name))) return undefined;
-  const args = { ...agentArgs };
   try {
-    for (let layer = enriched.links.length - 1; layer >= 0; layer--) {
-      mapRenamesBack(enriched, layer, args);
-      enriched.links[layer]?.enricher.transformArgs(enriched.ref, args);
-    }
+    replayChain(enriched, agentArgs);
   } catch (error) {
     if (isForesightError(error)) return error;
   }
