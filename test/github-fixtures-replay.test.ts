@@ -138,18 +138,29 @@ describe('labels and milestones load apart (the labels recording, which has no m
     const logger = createMemoryLogger();
     const settings = githubSettings(GitHubOptionsSchema.parse(options(REPO, fake.url)), process.env);
     const store = createMetadataStore(createGitHubClient(settings, logger), settings, logger);
-    expect(store.problem()).toBe('still loading');
+    expect(store.partialFailure()).toBeUndefined();
     await store.refresh();
     expect(store.current()?.labels).toEqual(RECORDED_LABELS);
     expect(store.current()?.milestones).toBeUndefined();
-    expect(store.problem()).toBe(
-      `milestones could not be loaded (the open milestones of ${REPO} was not found on GitHub)`,
+    expect(store.partialFailure()).toBe(
+      `milestones could not be loaded (the open milestones of ${REPO} was not found on GitHub); their schemas take any value until the next load`,
     );
     // The next load fails the same way: the warning is not repeated at every reload.
     await store.refresh();
     expect(store.current()?.labels).toEqual(RECORDED_LABELS);
     expect(logger.records.filter((r) => r.level === 'warn')).toHaveLength(1);
     await store.stop();
+  });
+
+  it('reports the plugin degraded, naming the part, when one part fails (foresight tools and check show it)', async () => {
+    const fake = await startReplay();
+    fake.replay('labels', { ignore: ['per_page'] });
+    const connected = await serve(REPO);
+    const health = () => connected.host.plugins.mountedPlugins()[0]?.health;
+    await vi.waitFor(() => expect(health()?.state).toBe('degraded'), { timeout: 10_000, interval: 20 });
+    expect(health()?.detail).toBe(
+      `GitHub repository ${REPO}: milestones could not be loaded (the open milestones of ${REPO} was not found on GitHub); their schemas take any value until the next load`,
+    );
   });
 
   it('fails the load only when both fail, keeping the schemas generic', async () => {
@@ -161,7 +172,8 @@ describe('labels and milestones load apart (the labels recording, which has no m
     const store = createMetadataStore(createGitHubClient(settings, logger), settings, logger);
     await store.refresh();
     expect(store.current()).toBeUndefined();
-    expect(store.problem()).toMatch(/^labels and milestones could not be loaded \(/);
+    expect(store.failure()).toBeDefined();
+    expect(store.partialFailure()).toBeUndefined();
     await store.stop();
   });
 });

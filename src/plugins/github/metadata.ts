@@ -18,8 +18,8 @@ export interface RepoMetadata {
 export type MetadataPart = 'labels' | 'milestones';
 
 export interface MetadataStore extends RefreshingMetadata<RepoMetadata> {
-  /** What is missing or stale, for a health detail: still loading, the whole load's failure, or one part's. */
-  problem(): string | undefined;
+  /** The part a load that succeeded could not read, and why, for the health detail; undefined when none failed. */
+  partialFailure(): string | undefined;
 }
 
 /** Pages of 100 read per list: 5,000 labels or milestones are more than any schema should list. */
@@ -97,16 +97,11 @@ export function createMetadataStore(
   );
   return {
     ...store,
-    problem() {
-      const data = store.current();
-      if (data === undefined) {
-        const failure = store.failure();
-        return failure === undefined
-          ? 'still loading'
-          : `labels and milestones could not be loaded (${failure})`;
-      }
-      const parts = [...data.failed].map(([part, why]) => `${part} could not be loaded (${why})`);
-      return parts.length === 0 ? undefined : parts.join('; ');
+    partialFailure() {
+      const failed = [...(store.current()?.failed ?? [])];
+      if (failed.length === 0) return undefined;
+      const parts = failed.map(([part, why]) => `${part} could not be loaded (${why})`).join('; ');
+      return `${parts}; their schemas take any value until the next load`;
     },
   };
 }

@@ -77,7 +77,13 @@ export function createGitHubProvider(settings: GitHubSettings, ctx: PluginContex
     // Lists do not wait for labels (they follow with list_changed), so their load counts as ready.
     health: () =>
       probe.health(() =>
-        metadataHealth(metadata, `GitHub repository ${settings.fullName}`, 'labels and milestones', 'ready'),
+        metadataHealth(
+          metadata,
+          `GitHub repository ${settings.fullName}`,
+          'labels and milestones',
+          'ready',
+          metadata.partialFailure(),
+        ),
       ),
   };
 }

@@ -113,12 +113,15 @@ export function createJiraProvider(
     // Lists wait for the first load (a few seconds at most), so that they show the projects' own fields.
     health: () =>
       probe.health(() => {
-        const where = `${settings.providerName}: ${settings.projects.join(', ')}`;
-        const own = metadataHealth(metadata, where, 'project metadata', 'starting');
         const failed = [...(metadata.current()?.failed ?? [])];
-        if (own.state !== 'ready' || failed.length === 0) return own;
         const which = failed.map(([key, why]) => `${key} (${why})`).join(', ');
-        return { state: 'degraded', detail: `${where}: no metadata for ${which}; those stay generic` };
+        return metadataHealth(
+          metadata,
+          `${settings.providerName}: ${settings.projects.join(', ')}`,
+          'project metadata',
+          'starting',
+          failed.length === 0 ? undefined : `no metadata for ${which}; those stay generic`,
+        );
       }),
   };
 }

@@ -129,15 +129,20 @@ export function createHealthProbe(source: ProbeSource, logger: Logger): HealthPr
 /**
  * A plugin's own account from its metadata: `ready` once it has loaded (or while it loads, `loading` saying which
  * state that is: lists wait while a plugin says `starting`), `degraded` while the schemas stay generic because no
- * load has succeeded, saying why.
+ * load has succeeded, saying why, and `degraded` too when a load succeeded only in part (`partial` says which
+ * part failed and what that costs).
  */
 export function metadataHealth(
   metadata: { current(): unknown; failure(): string | undefined },
   where: string,
   what: string,
   loading: 'starting' | 'ready',
+  partial?: string,
 ): PluginHealth {
-  if (metadata.current() !== undefined) return { state: 'ready', detail: where };
+  if (metadata.current() !== undefined)
+    return partial === undefined
+      ? { state: 'ready', detail: where }
+      : { state: 'degraded', detail: `${where}: ${partial}` };
   const failure = metadata.failure();
   if (failure === undefined) return { state: loading, detail: `${where}: loading ${what}` };
   return {
