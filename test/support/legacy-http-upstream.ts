@@ -4,7 +4,7 @@
 // "initialise again". Its tools: `echo` answers the text it was given; `crash` answers the tools/call with a
 // JSON-RPC error (InternalError), a protocol-level failure rather than a tool result with isError.
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
@@ -31,6 +31,8 @@ export interface LegacyHttpUpstream {
   url: string;
   /** Sessions opened so far (each initialize opens one). */
   sessionsOpened(): number;
+  /** The headers of every request received, in order. */
+  readonly headersSeen: readonly IncomingHttpHeaders[];
   /** Forgets every session, as a restart would; their transports stay open until close(). */
   forget(): void;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ export async function serveLegacyHttp(): Promise<LegacyHttpUpstream> {
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   // Every transport ever opened, forgotten or not: close() ends them all (an agent's GET stream among them).
   const opened: NodeStreamableHTTPServerTransport[] = [];
+  const headersSeen: IncomingHttpHeaders[] = [];
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -79,6 +82,7 @@ export async function serveLegacyHttp(): Promise<LegacyHttpUpstream> {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    headersSeen.push({ ...req.headers });
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     const body = req.method === 'POST' ? await readJson(req) : undefined;
@@ -99,6 +103,7 @@ export async function serveLegacyHttp(): Promise<LegacyHttpUpstream> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     sessionsOpened: () => opened.length,
+    headersSeen,
     forget: () => sessions.clear(),
     close: async () => {
       await Promise.allSettled(opened.map((transport) => transport.close()));
