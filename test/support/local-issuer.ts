@@ -1,9 +1,11 @@
 // A small OAuth authorization server on loopback for tests: discovery metadata, a JWKS that can rotate, signing, and
-// token introspection (RFC 7662) of the opaque tokens it hands out.
+// token introspection (RFC 7662) of the opaque tokens it hands out, and the authorization code flow a real MCP
+// client drives (local-issuer-flows.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { type AuthorizationFlows, createAuthorizationFlows, readBody } from './local-issuer-flows.js';
 
 export interface IssuerKey {
   kid: string;
@@ -35,6 +37,8 @@ export interface LocalIssuer {
   revoke(token: string): void;
   /** When set, /introspect answers with this HTTP status and no body (an issuer in trouble). */
   introspectionStatus: number | undefined;
+  /** Registration, authorization (consent at once) and token endpoints, and what they handed out. */
+  readonly flows: AuthorizationFlows;
   close(): Promise<void>;
 }
 
@@ -60,6 +64,10 @@ export async function startLocalIssuer(
     secret: `s3cret-${randomBytes(12).toString('base64url')}`,
   };
   let base = '';
+  const flows = createAuthorizationFlows(
+    () => base,
+    (claims) => issuer.sign(claims),
+  );
   const introspect = async (req: IncomingMessage, res: ServerResponse) => {
     if (issuer.introspectionStatus !== undefined) return res.writeHead(issuer.introspectionStatus).end();
     const expected = `Basic ${Buffer.from(`${introspectionClient.id}:${introspectionClient.secret}`).toString('base64')}`;
@@ -83,8 +91,9 @@ export async function startLocalIssuer(
       issuer: base,
       jwks_uri: `${base}/jwks`,
       introspection_endpoint: `${base}/introspect`,
-      response_types_supported: ['code'],
+      ...flows.metadata(base),
     };
+    if (flows.handle(path, req, res)) return;
     if (path === '/introspect') return void introspect(req, res);
     if (path === '/jwks') return json({ keys: published.map((key) => key.publicJwk) });
     if (path === '/.well-known/oauth-authorization-server' && metadata === 'oauth') return json(document);
@@ -121,6 +130,7 @@ export async function startLocalIssuer(
     },
     revoke: (token) => void opaqueTokens.delete(token),
     introspectionStatus: undefined,
+    flows,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -128,12 +138,6 @@ export async function startLocalIssuer(
       }),
   };
   return issuer;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** An unsigned token (`alg: none`), crafted by hand: jose will not make one. */
