@@ -44,8 +44,14 @@ interface IntrospectionKeys {
   introspection_client_secret_env?: string | undefined;
 }
 
-/** Introspection is on when a client id is given: the endpoint alone could not authenticate (RFC 7662 §2.1). */
-function checkIntrospectionKeys(raw: IntrospectionKeys, context: z.RefinementCtx): void {
+/**
+ * The introspection settings, on when a client id is given (the endpoint alone could not authenticate, RFC 7662
+ * §2.1); a key missing its partner is an issue on `context`.
+ */
+function introspectionOf(
+  raw: IntrospectionKeys,
+  context: z.RefinementCtx,
+): Pick<AuthConfig, 'introspection'> {
   const missing = (key: keyof IntrospectionKeys, why: string) =>
     context.addIssue({ code: 'custom', path: [key], message: `missing: ${why}`, input: undefined });
   const id = raw.introspection_client_id !== undefined;
@@ -65,9 +71,6 @@ function checkIntrospectionKeys(raw: IntrospectionKeys, context: z.RefinementCtx
       'introspection_client_id',
       'introspection_endpoint needs introspection_client_id and introspection_client_secret_env to authenticate to it',
     );
-}
-
-function introspectionOf(raw: IntrospectionKeys): Pick<AuthConfig, 'introspection'> {
   if (raw.introspection_client_id === undefined || raw.introspection_client_secret_env === undefined)
     return {};
   return {
@@ -98,17 +101,15 @@ export const AuthConfigSchema = closedTable({
     ENV_NAME_PATTERN,
     'an environment variable name such as "FORESIGHT_INTROSPECTION_SECRET"',
   ).optional(),
-})
-  .superRefine(checkIntrospectionKeys)
-  .transform((raw): AuthConfig => ({
-    issuer: raw.issuer,
-    audience: raw.audience,
-    ...(raw.jwks_uri === undefined ? {} : { jwksUri: raw.jwks_uri }),
-    algorithms: raw.algorithms ?? [...DEFAULT_JWT_ALGORITHMS],
-    clockSkewS: raw.clock_skew_s,
-    ...(raw.scopes_supported === undefined ? {} : { scopesSupported: raw.scopes_supported }),
-    ...introspectionOf(raw),
-  }));
+}).transform((raw, context): AuthConfig => ({
+  issuer: raw.issuer,
+  audience: raw.audience,
+  ...(raw.jwks_uri === undefined ? {} : { jwksUri: raw.jwks_uri }),
+  algorithms: raw.algorithms ?? [...DEFAULT_JWT_ALGORITHMS],
+  clockSkewS: raw.clock_skew_s,
+  ...(raw.scopes_supported === undefined ? {} : { scopesSupported: raw.scopes_supported }),
+  ...introspectionOf(raw, context),
+}));
 
 export interface AuthConfig {
   /** The authorization server's issuer identifier; tokens must carry it as `iss`. */
