@@ -103,12 +103,25 @@ class InMemoryOAuthProvider implements OAuthClientProvider {
 const options = (era: 'legacy' | 'modern') =>
   era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {};
 
+/** A fetch that notes each request the client makes (`METHOD url → status`), OAuth ones included. */
+function recordingFetch(seen: string[]): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    seen.push(`${init?.method ?? 'GET'} ${url} → ${response.status}`);
+    return response;
+  };
+}
+
 /** Connects with no token, authorizes as `user` when refused, and connects again: what an MCP host app does. */
-async function authorizeAndConnect(era: 'legacy' | 'modern', user: string) {
+async function authorizeAndConnect(era: 'legacy' | 'modern', user: string, seen: string[]) {
   issuer.flows.user = user;
   const provider = new InMemoryOAuthProvider();
   const first = new Client({ name: `sdk-oauth-${era}`, version: '1.0.0' }, options(era));
-  const transport = new StreamableHTTPClientTransport(new URL(http.url), { authProvider: provider });
+  const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+    authProvider: provider,
+    fetch: recordingFetch(seen),
+  });
   const refused = await first.connect(transport).then(
     () => undefined,
     (error: unknown) => error,
@@ -159,8 +172,22 @@ describe.each(['legacy', 'modern'] as const)('an SDK v2 client of the %s era', (
       token: issuer.hits.get('/token') ?? 0,
       tokens: issuer.flows.issued.length,
     };
-    const { client, provider } = await authorizeAndConnect(era, user);
+    const seen: string[] = [];
+    const { client, provider } = await authorizeAndConnect(era, user, seen);
     expect(client.getProtocolEra()).toBe(era);
+
+    // The discovery a real client goes through, in order: refused by Foresight, Foresight's protected resource
+    // metadata (the address its challenge named), the issuer's metadata, registration, then (after the user
+    // agent's round trip to /authorize) the code redeemed at the token endpoint.
+    const prm = new URL('/.well-known/oauth-protected-resource/mcp', http.url).toString();
+    const steps = [
+      `POST ${http.url} → 401`,
+      `GET ${prm} → 200`,
+      `GET ${issuer.issuer}/.well-known/oauth-authorization-server → 200`,
+      `POST ${issuer.issuer}/register → 201`,
+      `POST ${issuer.issuer}/token → 200`,
+    ];
+    expect(seen).toEqual(steps);
 
     // What the client asked the issuer for: PKCE S256, the scope of the challenge, Foresight as the resource.
     const asked = provider.authorizationUrl!.searchParams;
