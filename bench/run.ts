@@ -5,8 +5,9 @@
 // (tools/list with 500 tools and 6 enrichers, cold and cached), the format layer's token efficiency on recorded
 // GitHub payloads and the planner replay (agent sessions with the planner off and on, in both protocol eras).
 // Each part is printed and merged into bench/results/latest.json as soon as it finishes (bench/lib/parts.ts).
-// BENCH_ONLY names the parts to run, comma-separated: eras (the 8 tools/call cells), list, upstream, enrichment,
-// tokens, planner (the replay, `npm run bench:planner`); BENCH_SKIP_PLANNER=1 runs everything but the replay.
+// BENCH_ONLY names the parts to run, comma-separated: eras (the 8 tools/call cells), oauth (tools/call with the
+// static bearer token vs an OAuth JWT), list, upstream, enrichment, tokens, planner (the replay,
+// `npm run bench:planner`); BENCH_SKIP_PLANNER=1 runs everything but the replay.
 //
 // Only light modules are imported here: every input the chosen parts read (the built CLI, the agent corpus, the
 // recorded fixtures, the upstream servers) is checked before the parts' code is loaded, so a missing one fails the

@@ -64,6 +64,7 @@ import {
   serveStdio,
   taskSupportOf,
   type OAuthResourceOptions,
+  basicCredentialParts,
 } from './protocol/index.js';
 import { FORESIGHT_VERSION } from './version.js';
 
@@ -431,6 +432,13 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         },
         { where: 'serveHttp', auth: 'authToken', allow: 'allowUnauthenticated: true' },
       );
+      if (http.oauth?.introspection) {
+        // The client secret, and the Basic credential it travels in, never reach a log or an answer.
+        const { clientId, clientSecret } = http.oauth.introspection;
+        const parts = basicCredentialParts(clientId, clientSecret);
+        registerSecret(clientSecret);
+        registerBasicCredential(parts.user, parts.secret);
+      }
       await start();
       const serving = await serveHttp({
         host: address.host,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isAuthenticated, parseConfig } from '../src/config/index.js';
+import { isAuthenticated, parseConfig, redactSecrets, resolveAuth } from '../src/config/index.js';
 
 const FILE = '/proj/foresight.toml';
 const parse = (text: string) => parseConfig(text, FILE, '/proj', {});
@@ -72,5 +72,70 @@ describe('[auth]: the OAuth resource server settings', () => {
     expect(failure(text)).toMatch(
       new RegExp(`^${FILE}:3: server\\.auth_token_env: cannot be set together with \\[auth\\]`),
     );
+  });
+});
+
+describe('[auth] token introspection (RFC 7662) for opaque tokens', () => {
+  const BASE = '[auth]\nissuer = "https://auth.example.com"\naudience = "https://mcp.example.com/mcp"\n';
+  const SECRET = 'introspection-secret-value-123';
+
+  test('client id and secret variable: the endpoint is discovered unless given; the secret is read from the environment', () => {
+    const discovered = parse(
+      `${BASE}introspection_client_id = "foresight"\nintrospection_client_secret_env = "FS_INTROSPECT"\n`,
+    );
+    expect(discovered.auth?.introspection).toEqual({
+      clientId: 'foresight',
+      clientSecretEnv: 'FS_INTROSPECT',
+    });
+    const given = parse(
+      `${BASE}introspection_endpoint = "https://auth.example.com/oauth/introspect"\n` +
+        'introspection_client_id = "foresight"\nintrospection_client_secret_env = "FS_INTROSPECT"\n',
+    );
+    expect(resolveAuth(given, { FS_INTROSPECT: SECRET })?.introspection).toEqual({
+      endpoint: 'https://auth.example.com/oauth/introspect',
+      clientId: 'foresight',
+      clientSecret: SECRET,
+    });
+    // Read through readSecret: registered for redaction like every other secret.
+    expect(redactSecrets(`secret ${SECRET}`)).toBe('secret [redacted]');
+    expect(resolveAuth(parse(BASE))).toEqual(parse(BASE).auth);
+  });
+
+  test('the client id and the secret variable come together, and the endpoint needs both', () => {
+    expect(failure(`${BASE}introspection_client_id = "foresight"\n`)).toMatch(
+      new RegExp(
+        `^${FILE}:\\d+: auth\\.introspection_client_secret_env: missing: introspection_client_id needs`,
+      ),
+    );
+    expect(failure(`${BASE}introspection_client_secret_env = "FS_INTROSPECT"\n`)).toMatch(
+      /auth\.introspection_client_id: missing: introspection_client_secret_env needs the client id/,
+    );
+    expect(failure(`${BASE}introspection_endpoint = "https://auth.example.com/introspect"\n`)).toMatch(
+      /auth\.introspection_client_id: missing: introspection_endpoint needs introspection_client_id and introspection_client_secret_env/,
+    );
+  });
+
+  test('a bad endpoint or variable name says what is allowed', () => {
+    const keys = 'introspection_client_id = "foresight"\nintrospection_client_secret_env = "FS_INTROSPECT"\n';
+    expect(failure(`${BASE}introspection_endpoint = "ftp://auth.example.com/introspect"\n${keys}`)).toMatch(
+      new RegExp(`^${FILE}:4: auth\\.introspection_endpoint: expected an http\\(s\\) URL`),
+    );
+    expect(
+      failure(
+        `${BASE}introspection_client_id = "foresight"\nintrospection_client_secret_env = "not a name"\n`,
+      ),
+    ).toMatch(/auth\.introspection_client_secret_env: expected an environment variable name/);
+  });
+
+  test('an HTTP server fails at load when the secret variable is unset, naming it and the key, never a value', () => {
+    const text =
+      `[server]\ntransport = "http"\n\n${BASE}` +
+      'introspection_client_id = "foresight"\nintrospection_client_secret_env = "FS_INTROSPECT_UNSET"\n';
+    expect(() => parseConfig(text, FILE, '/proj', {})).toThrow(
+      /FS_INTROSPECT_UNSET.*auth\.introspection_client_secret_env in \/proj\/foresight\.toml:8/,
+    );
+    expect(
+      parseConfig(text, FILE, '/proj', { FS_INTROSPECT_UNSET: SECRET }).auth?.introspection?.clientId,
+    ).toBe('foresight');
   });
 });

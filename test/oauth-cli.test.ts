@@ -1,10 +1,18 @@
-// `foresight serve --http` with [auth] in foresight.toml, against a local issuer: the CLI verifies access tokens,
-// serves the protected resource metadata, and at debug level logs nothing of the tokens it saw.
+// `foresight serve --http` with [auth] in foresight.toml, against a local issuer: the CLI verifies access tokens
+// (JWTs, and opaque ones by introspection with the client secret from its variable), serves the protected resource
+// metadata, and at debug level logs nothing of the tokens it saw nor of the introspection client secret.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpServer, killAll, makeWorkspace, removeWorkspaces, startHttpServer } from './support/cli.js';
+import {
+  type HttpServer,
+  killAll,
+  makeWorkspace,
+  removeWorkspaces,
+  runCli,
+  startHttpServer,
+} from './support/cli.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
 
 const AUDIENCE = 'https://foresight.test/mcp';
@@ -81,5 +89,68 @@ describe('serve --http with [auth]', () => {
     expect(logged).not.toContain(forged);
     // Nor the signature part alone.
     expect(logged).not.toContain(good.split('.')[2]);
+  });
+});
+
+describe('serve --http with [auth] and token introspection', () => {
+  const introspectionConfig = async (secretVariable: string) => {
+    const cwd = await makeWorkspace();
+    const config = path.join(cwd, 'foresight.toml');
+    await writeFile(
+      config,
+      [
+        '[server]',
+        'transport = "http"',
+        'http = "127.0.0.1:0"',
+        'log_level = "debug"',
+        '',
+        '[auth]',
+        `issuer = ${JSON.stringify(issuer.issuer)}`,
+        `audience = ${JSON.stringify(AUDIENCE)}`,
+        `introspection_client_id = ${JSON.stringify(issuer.introspectionClient.id)}`,
+        `introspection_client_secret_env = ${JSON.stringify(secretVariable)}`,
+        '',
+        '[plugins.workspace]',
+        'root = "."',
+        '',
+      ].join('\n'),
+    );
+    return { cwd, config };
+  };
+
+  it('serves an opaque token checked at the introspection endpoint, and logs neither it nor the secret', async () => {
+    const { cwd, config } = await introspectionConfig('FS_INTROSPECTION_SECRET');
+    const opaqueServer = await startHttpServer({
+      cwd,
+      config,
+      env: { FS_INTROSPECTION_SECRET: issuer.introspectionClient.secret },
+    });
+    const token = issuer.opaque({ sub: 'erin', aud: AUDIENCE });
+    const client = new Client({ name: 'oauth-cli-opaque', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(opaqueServer.url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+    expect(issuer.hits.get('/introspect')).toBeGreaterThanOrEqual(1);
+
+    const logged = opaqueServer.stderr();
+    expect(logged).toContain('"level":20');
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain(issuer.introspectionClient.secret);
+  });
+
+  it('refuses to start when the secret variable is unset, naming it and the key', async () => {
+    const { cwd, config } = await introspectionConfig('FS_INTROSPECTION_SECRET_UNSET');
+    const result = await runCli(['serve', '--config', config], {
+      cwd,
+      env: { FS_INTROSPECTION_SECRET_UNSET: undefined },
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(
+      /FS_INTROSPECTION_SECRET_UNSET \(named by auth\.introspection_client_secret_env in .*foresight\.toml:\d+\) is not set/,
+    );
   });
 });

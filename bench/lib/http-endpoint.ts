@@ -19,6 +19,10 @@ export interface HttpServerSpec {
   urlFromOutput(output: string): URL | undefined;
   /** Default legacy. */
   era?: BenchEra;
+  /** Variables added to the server's environment (e.g. the one naming its static bearer token); default none. */
+  env?: Readonly<Record<string, string>>;
+  /** Headers sent with every request (e.g. `authorization`); default none. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const OUTPUT_TAIL_CHARS = 4000;
@@ -79,7 +83,7 @@ export async function startHttpEndpoint(spec: HttpServerSpec): Promise<Endpoint>
   const child = spawn(process.execPath, [...spec.args], {
     cwd: spec.cwd,
     // As for stdio endpoints: the SDK's default environment, so no child inherits the bench's tsx loader.
-    env: getDefaultEnvironment(),
+    env: { ...getDefaultEnvironment(), ...spec.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderrBytes = 0;
@@ -108,7 +112,12 @@ export async function startHttpEndpoint(spec: HttpServerSpec): Promise<Endpoint>
   let client = createBenchClient(era);
   for (;;) {
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, { fetch: fetchWithoutListenerCap }));
+      await client.connect(
+        new StreamableHTTPClientTransport(url, {
+          fetch: fetchWithoutListenerCap,
+          ...(spec.headers ? { requestInit: { headers: { ...spec.headers } } } : {}),
+        }),
+      );
       assertEra(spec.label, client, era);
       break;
     } catch (error) {

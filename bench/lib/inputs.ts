@@ -14,7 +14,7 @@ export interface BenchInput {
 }
 
 /** The parts of `npm run bench`, in the order a full run measures them. */
-export const BENCH_PARTS = ['eras', 'list', 'upstream', 'enrichment', 'tokens', 'planner'] as const;
+export const BENCH_PARTS = ['eras', 'oauth', 'list', 'upstream', 'enrichment', 'tokens', 'planner'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** The agent corpus the planner replay fits its sessions to, kept in the repository (see its SOURCE.md). */
@@ -88,6 +88,7 @@ function sources(): BenchInput[] {
 export function partInputs(part: BenchPart, cli: BenchInput): BenchInput[] {
   switch (part) {
     case 'eras':
+    case 'oauth':
     case 'list':
       return [cli, ...sources()];
     case 'upstream':

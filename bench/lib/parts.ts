@@ -10,6 +10,9 @@ import { formatErasReport } from './eras-report.js';
 import { type ErasBenchSettings, readErasSettings } from './eras-settings.js';
 import type { BenchPart } from './inputs.js';
 import { runListRounds } from './measure.js';
+import { measureOAuth } from './oauth.js';
+import { formatOAuthReport } from './oauth-report.js';
+import { type OAuthBenchSettings, readOAuthSettings } from './oauth-settings.js';
 import {
   type PlannerReplaySettings,
   formatPlannerReplayReport,
@@ -42,6 +45,7 @@ function log(line: string): void {
 interface PartSettings {
   bench: BenchSettings;
   eras?: ErasBenchSettings;
+  oauth?: OAuthBenchSettings;
   upstream?: UpstreamBenchSettings;
   planner?: PlannerReplaySettings;
 }
@@ -131,6 +135,15 @@ async function runPart(
       const report = await measureEras(await workspace(), bench, eras, log);
       return { key: 'eras', entries: { eras: report }, text: formatErasReport(report) };
     }
+    case 'oauth': {
+      const oauth = settings.oauth as OAuthBenchSettings;
+      log(
+        `oauth: tools/call over HTTP, static token vs OAuth JWT, 2 eras × {seq, x${oauth.inFlight}}: ` +
+          `${oauth.warmupCalls} warm-up + ${oauth.rounds} rounds × ${oauth.calls} calls per side each`,
+      );
+      const report = await measureOAuth(await workspace(), bench, oauth, log);
+      return { key: 'oauth', entries: { oauth: report }, text: formatOAuthReport(report) };
+    }
     case 'list': {
       const report: BenchReport = { ...header, toolsList: await measureList(await workspace(), bench) };
       return { key: 'toolsList', entries: { ...report }, text: formatToolsList(report) };
@@ -190,6 +203,7 @@ export async function runParts(parts: readonly BenchPart[], bench: BenchSettings
   const settings: PartSettings = {
     bench,
     ...(parts.includes('eras') ? { eras: readErasSettings() } : {}),
+    ...(parts.includes('oauth') ? { oauth: readOAuthSettings() } : {}),
     ...(parts.includes('upstream') ? { upstream: readUpstreamSettings() } : {}),
     ...(parts.includes('planner') ? { planner: readPlannerReplaySettings() } : {}),
   };

@@ -50,8 +50,8 @@ export function nodeFlags(settings: BenchSettings, name: string): string[] {
 }
 
 /**
- * The parts to run, in bench order: BENCH_ONLY names them, comma-separated (eras, list, upstream, enrichment,
- * tokens, planner); unset, every part, the planner replay left out when BENCH_SKIP_PLANNER=1.
+ * The parts to run, in bench order: BENCH_ONLY names them, comma-separated (eras, oauth, list, upstream,
+ * enrichment, tokens, planner); unset, every part, the planner replay left out when BENCH_SKIP_PLANNER=1.
  */
 export function readParts(): BenchPart[] {
   const only = process.env.BENCH_ONLY;

@@ -13,6 +13,7 @@ import {
   loadConfig,
   parseHttpAddress,
   redactSecrets,
+  resolveAuth,
   resolveAuthToken,
 } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
@@ -245,7 +246,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
         allowedHosts: config.server.allowedHosts,
         allowedOrigins: config.server.allowedOrigins,
         authToken: resolveAuthToken(config),
-        ...(config.auth === undefined ? {} : { oauth: config.auth }),
+        oauth: resolveAuth(config),
         allowUnauthenticated: config.server.allowUnauthenticated,
       });
       announce.info({ url: serving.url }, `${summary}, serving Streamable HTTP on ${serving.url}`);

@@ -1,7 +1,7 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
 export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
-export type { AuthConfig, JwtAlgorithm } from './schema-auth.js';
+export type { AuthConfig, AuthIntrospection, JwtAlgorithm } from './schema-auth.js';
 export { DEFAULT_CLOCK_SKEW_S, DEFAULT_JWT_ALGORITHMS } from './schema-auth.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './schema-limits.js';
 export type {
@@ -30,7 +30,14 @@ export {
 export { tomlSnippet } from './toml-snippet.js';
 export { validatePluginOptions } from './plugin-options.js';
 export { entryProblem, nearestPathHint, unknownKindProblem } from './entry-problems.js';
-export { isAuthenticated, readSecret, resolveAuthToken, resolveRequestStateKey } from './secrets.js';
+export {
+  type ResolvedAuth,
+  isAuthenticated,
+  readSecret,
+  resolveAuth,
+  resolveAuthToken,
+  resolveRequestStateKey,
+} from './secrets.js';
 export {
   registerBasicCredential,
   registerSecret,

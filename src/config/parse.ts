@@ -7,7 +7,7 @@ import { lineOfKeyPath, type KeyLines } from './key-path.js';
 import { locateKeys } from './locate.js';
 import { configProblemsError, fileSource, problemsFromIssues } from './problems.js';
 import { ConfigFileSchema } from './schema-file.js';
-import { readSecret, resolveRequestStateKey } from './secrets.js';
+import { readSecret, resolveAuth, resolveRequestStateKey } from './secrets.js';
 import type { ForesightConfig } from './types.js';
 
 /**
@@ -39,6 +39,7 @@ export function parseConfig(
   if (checkSecrets) {
     checkAuthToken(config, fileName, keyLines, env);
     checkRequestStateKey(config, fileName, keyLines, env);
+    checkIntrospectionSecret(config, fileName, keyLines, env);
     checkPluginSecrets(config, fileName, keyLines, env);
   }
   return config;
@@ -68,6 +69,19 @@ function checkRequestStateKey(
 ): void {
   const line = lineOfKeyPath(keyLines, ['server', 'request_state_key_env']);
   resolveRequestStateKey(config, env, `server.request_state_key_env in ${fileName}${line ? `:${line}` : ''}`);
+}
+
+/** Fails at load, not at the first opaque token, when the introspection client secret's variable is unset. */
+function checkIntrospectionSecret(
+  config: ForesightConfig,
+  fileName: string,
+  keyLines: KeyLines,
+  env: NodeJS.ProcessEnv,
+): void {
+  // As for auth_token_env: a stdio server never reads it (`--http` reads it when it serves).
+  if (config.server.transport !== 'http') return;
+  const line = lineOfKeyPath(keyLines, ['auth', 'introspection_client_secret_env']);
+  resolveAuth(config, env, `auth.introspection_client_secret_env in ${fileName}${line ? `:${line}` : ''}`);
 }
 
 /** Fails at load, not at the first request, when HTTP auth is configured but its variable is unset. */

@@ -1,5 +1,7 @@
 // The [auth] table: Foresight as an OAuth 2.1 resource server (issuer, audience, keys, algorithms, clock skew).
-import { closedTable, intBetween, listOf, nonEmptyString, oneOf } from './leaf-schemas.js';
+import type * as z from 'zod';
+import { closedTable, intBetween, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
+import { ENV_NAME_PATTERN } from './schema-server.js';
 
 /** The signature algorithms a token may use; `none` is not one of them, whatever the file says. */
 export const JWT_ALGORITHMS = [
@@ -36,6 +38,50 @@ const httpUrl = (what = HTTP_URL) =>
     { error: `expected ${what}` },
   );
 
+interface IntrospectionKeys {
+  introspection_endpoint?: string | undefined;
+  introspection_client_id?: string | undefined;
+  introspection_client_secret_env?: string | undefined;
+}
+
+/**
+ * The introspection settings, on when a client id is given (the endpoint alone could not authenticate, RFC 7662
+ * §2.1); a key missing its partner is an issue on `context`.
+ */
+function introspectionOf(
+  raw: IntrospectionKeys,
+  context: z.RefinementCtx,
+): Pick<AuthConfig, 'introspection'> {
+  const missing = (key: keyof IntrospectionKeys, why: string) =>
+    context.addIssue({ code: 'custom', path: [key], message: `missing: ${why}`, input: undefined });
+  const id = raw.introspection_client_id !== undefined;
+  const secret = raw.introspection_client_secret_env !== undefined;
+  if (id && !secret)
+    missing(
+      'introspection_client_secret_env',
+      'introspection_client_id needs the variable that holds its secret',
+    );
+  if (secret && !id)
+    missing(
+      'introspection_client_id',
+      'introspection_client_secret_env needs the client id the secret belongs to',
+    );
+  if (raw.introspection_endpoint !== undefined && !id && !secret)
+    missing(
+      'introspection_client_id',
+      'introspection_endpoint needs introspection_client_id and introspection_client_secret_env to authenticate to it',
+    );
+  if (raw.introspection_client_id === undefined || raw.introspection_client_secret_env === undefined)
+    return {};
+  return {
+    introspection: {
+      ...(raw.introspection_endpoint === undefined ? {} : { endpoint: raw.introspection_endpoint }),
+      clientId: raw.introspection_client_id,
+      clientSecretEnv: raw.introspection_client_secret_env,
+    },
+  };
+}
+
 export const AuthConfigSchema = closedTable({
   issuer: httpUrl(),
   audience: nonEmptyString(
@@ -47,13 +93,22 @@ export const AuthConfigSchema = closedTable({
     .optional(),
   clock_skew_s: intBetween(0, 600).default(DEFAULT_CLOCK_SKEW_S),
   scopes_supported: listOf(nonEmptyString('a scope'), 'an array of scopes').optional(),
-}).transform((raw): AuthConfig => ({
+  introspection_endpoint: httpUrl('an http(s) URL such as "https://auth.example.com/introspect"').optional(),
+  introspection_client_id: nonEmptyString(
+    'the client id Foresight authenticates to the introspection endpoint with',
+  ).optional(),
+  introspection_client_secret_env: matching(
+    ENV_NAME_PATTERN,
+    'an environment variable name such as "FORESIGHT_INTROSPECTION_SECRET"',
+  ).optional(),
+}).transform((raw, context): AuthConfig => ({
   issuer: raw.issuer,
   audience: raw.audience,
   ...(raw.jwks_uri === undefined ? {} : { jwksUri: raw.jwks_uri }),
   algorithms: raw.algorithms ?? [...DEFAULT_JWT_ALGORITHMS],
   clockSkewS: raw.clock_skew_s,
   ...(raw.scopes_supported === undefined ? {} : { scopesSupported: raw.scopes_supported }),
+  ...introspectionOf(raw, context),
 }));
 
 export interface AuthConfig {
@@ -69,4 +124,15 @@ export interface AuthConfig {
   clockSkewS: number;
   /** Scopes advertised in the protected resource metadata; default none listed. */
   scopesSupported?: string[];
+  /** Opaque (non-JWT) tokens checked at the issuer's introspection endpoint (RFC 7662); default none: only JWTs. */
+  introspection?: AuthIntrospection;
+}
+
+export interface AuthIntrospection {
+  /** Default: `introspection_endpoint` of the issuer's metadata (RFC 8414, then OpenID discovery). */
+  endpoint?: string;
+  /** Foresight's client id at the authorization server, sent with HTTP Basic. */
+  clientId: string;
+  /** The environment variable holding the client secret; the secret itself is never in the file. */
+  clientSecretEnv: string;
 }

@@ -1,6 +1,7 @@
 // Secrets come from environment variables that the config names (`token_env = "GITHUB_TOKEN"`), never from the file.
 import { errors } from '../host/index.js';
 import { registerSecret } from './redact.js';
+import type { AuthConfig } from './schema-auth.js';
 import type { ForesightConfig } from './types.js';
 
 /**
@@ -31,6 +32,29 @@ export function resolveAuthToken(
   if (variable === undefined) return undefined;
   const key = config.file === undefined ? 'server.auth_token_env' : `server.auth_token_env in ${config.file}`;
   return readSecret(variable, key, env);
+}
+
+/** [auth] as the HTTP server takes it: the introspection client secret read from its variable (and registered). */
+export type ResolvedAuth = Omit<AuthConfig, 'introspection'> & {
+  introspection?: { endpoint?: string; clientId: string; clientSecret: string };
+};
+
+/**
+ * `config.auth` with the introspection client secret read from auth.introspection_client_secret_env; throws
+ * E_SECRET_MISSING naming the variable (never a value) when it is unset.
+ */
+export function resolveAuth(
+  config: ForesightConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  where = config.file === undefined
+    ? 'auth.introspection_client_secret_env'
+    : `auth.introspection_client_secret_env in ${config.file}`,
+): ResolvedAuth | undefined {
+  if (config.auth === undefined) return undefined;
+  const { introspection, ...auth } = config.auth;
+  if (introspection === undefined) return auth;
+  const { clientSecretEnv, ...client } = introspection;
+  return { ...auth, introspection: { ...client, clientSecret: readSecret(clientSecretEnv, where, env) } };
 }
 
 /** The shortest requestState key accepted: what HMAC-SHA256 needs to be as strong as its hash. */

@@ -33,5 +33,6 @@ export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.j
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';
 export { principalOfSubject } from './jwt-verifier.js';
+export { type IntrospectionOptions, basicCredentialParts } from './token-introspection.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';
 export { checkExposure, type ExposurePolicy, type ExposureSettings } from './exposure.js';

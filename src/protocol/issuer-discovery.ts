@@ -1,4 +1,5 @@
-// Finds an issuer's JWKS URI in its metadata: RFC 8414 authorization server metadata, then OpenID discovery.
+// Finds an address an issuer publishes in its metadata (jwks_uri, introspection_endpoint): RFC 8414 authorization
+// server metadata, then OpenID discovery.
 import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 
 /** The metadata addresses to try, in order: RFC 8414 inserts the well-known part before the issuer's path, OIDC appends it. */
@@ -11,10 +12,13 @@ export function metadataUrls(issuer: string): string[] {
   ];
 }
 
-/** The issuer's `jwks_uri`; the metadata must name the same issuer (RFC 8414 §3.3), or it is not used. */
-export async function discoverJwksUri(issuer: string): Promise<string> {
+/** The issuer's `field` (an address); the metadata must name the same issuer (RFC 8414 §3.3), or it is not used. */
+export async function discoverIssuerEndpoint(
+  issuer: string,
+  field: 'jwks_uri' | 'introspection_endpoint',
+): Promise<string> {
   for (const address of metadataUrls(issuer)) {
-    let metadata: { issuer?: unknown; jwks_uri?: unknown };
+    let metadata: Record<string, unknown> | null;
     try {
       const response = await fetch(address, { headers: { accept: 'application/json' } });
       if (!response.ok) continue;
@@ -22,11 +26,16 @@ export async function discoverJwksUri(issuer: string): Promise<string> {
     } catch {
       continue;
     }
-    if (metadata.issuer !== issuer || typeof metadata.jwks_uri !== 'string') continue;
-    return metadata.jwks_uri;
+    const value = metadata?.[field];
+    if (metadata?.['issuer'] !== issuer || typeof value !== 'string') continue;
+    return value;
   }
   throw new OAuthError(
     OAuthErrorCode.TemporarilyUnavailable,
-    `no metadata of issuer ${issuer} names its jwks_uri (tried ${metadataUrls(issuer).join(', ')})`,
+    `no metadata of issuer ${issuer} names its ${field} (tried ${metadataUrls(issuer).join(', ')})`,
   );
 }
+
+/** The issuer's `jwks_uri`. */
+export const discoverJwksUri = (issuer: string): Promise<string> =>
+  discoverIssuerEndpoint(issuer, 'jwks_uri');

@@ -8,10 +8,17 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import { type JwtVerifierOptions, type VerifiedToken, createJwtVerifier } from './jwt-verifier.js';
+import {
+  type IntrospectionOptions,
+  byTokenForm,
+  createIntrospectionVerifier,
+} from './token-introspection.js';
 
 export interface OAuthResourceOptions extends JwtVerifierOptions {
   /** Scopes advertised in the metadata; default none listed. */
   scopesSupported?: readonly string[];
+  /** Opaque (non-JWT) tokens checked at the issuer's introspection endpoint (RFC 7662); default none: JWTs only. */
+  introspection?: IntrospectionOptions;
 }
 
 export type Authentication =
@@ -65,7 +72,11 @@ function metadataUrlFor(audience: string, listenerUrl: string): string {
 
 /** `listenerUrl` is the MCP endpoint as served here (e.g. http://127.0.0.1:3000/mcp). */
 export function createResourceServer(options: OAuthResourceOptions, listenerUrl: string): ResourceServer {
-  const verifier = createJwtVerifier(options);
+  const jwt = createJwtVerifier(options);
+  const { introspection } = options;
+  const verifier = introspection
+    ? byTokenForm(jwt, createIntrospectionVerifier({ ...options, introspection }))
+    : jwt;
   const metadataUrl = metadataUrlFor(options.audience, listenerUrl);
   const metadataPaths = new Set([
     WELL_KNOWN,

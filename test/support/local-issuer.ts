@@ -1,8 +1,11 @@
-// A small OAuth authorization server on loopback for tests: discovery metadata, a JWKS that can rotate, and signing.
-import { randomUUID } from 'node:crypto';
-import { type Server, createServer } from 'node:http';
+// A small OAuth authorization server on loopback for tests: discovery metadata, a JWKS that can rotate, signing, and
+// token introspection (RFC 7662) of the opaque tokens it hands out, and the authorization code flow a real MCP
+// client drives (local-issuer-flows.ts).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { type AuthorizationFlows, createAuthorizationFlows, readBody } from './local-issuer-flows.js';
 
 export interface IssuerKey {
   kid: string;
@@ -25,6 +28,17 @@ export interface LocalIssuer {
   rotate(options?: { alg?: string; keepOld?: boolean }): Promise<IssuerKey>;
   /** A key the JWKS does not publish, for forged tokens. */
   stranger(alg?: string): Promise<IssuerKey>;
+  readonly introspectionEndpoint: string;
+  /** The client credentials /introspect demands (HTTP Basic); anything else gets 401 invalid_client. */
+  readonly introspectionClient: { id: string; secret: string };
+  /** An opaque token /introspect answers `active: true` for, with `claims` (iss and an exp an hour ahead filled in unless given). */
+  opaque(claims: Record<string, unknown>): string;
+  /** Makes an opaque token inactive. */
+  revoke(token: string): void;
+  /** When set, /introspect answers with this HTTP status and no body (an issuer in trouble). */
+  introspectionStatus: number | undefined;
+  /** Registration, authorization (consent at once) and token endpoints, and what they handed out. */
+  readonly flows: AuthorizationFlows;
   close(): Promise<void>;
 }
 
@@ -44,7 +58,28 @@ export async function startLocalIssuer(
   const metadata = options.metadata ?? 'oauth';
   let published: IssuerKey[] = [await makeKey(options.alg ?? 'ES256')];
   const hits = new Map<string, number>();
+  const opaqueTokens = new Map<string, Record<string, unknown>>();
+  const introspectionClient = {
+    id: 'foresight-rs',
+    secret: `s3cret-${randomBytes(12).toString('base64url')}`,
+  };
   let base = '';
+  const flows = createAuthorizationFlows(
+    () => base,
+    (claims) => issuer.sign(claims),
+  );
+  const introspect = async (req: IncomingMessage, res: ServerResponse) => {
+    if (issuer.introspectionStatus !== undefined) return res.writeHead(issuer.introspectionStatus).end();
+    const expected = `Basic ${Buffer.from(`${introspectionClient.id}:${introspectionClient.secret}`).toString('base64')}`;
+    if (req.method !== 'POST' || req.headers.authorization !== expected) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic' });
+      return res.end(JSON.stringify({ error: 'invalid_client' }));
+    }
+    const token = new URLSearchParams(await readBody(req)).get('token') ?? '';
+    const claims = opaqueTokens.get(token);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(claims === undefined ? { active: false } : { active: true, ...claims }));
+  };
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -52,7 +87,14 @@ export async function startLocalIssuer(
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    const document = { issuer: base, jwks_uri: `${base}/jwks`, response_types_supported: ['code'] };
+    const document = {
+      issuer: base,
+      jwks_uri: `${base}/jwks`,
+      introspection_endpoint: `${base}/introspect`,
+      ...flows.metadata(base),
+    };
+    if (flows.handle(path, req, res)) return;
+    if (path === '/introspect') return void introspect(req, res);
     if (path === '/jwks') return json({ keys: published.map((key) => key.publicJwk) });
     if (path === '/.well-known/oauth-authorization-server' && metadata === 'oauth') return json(document);
     if (path === '/.well-known/openid-configuration' && metadata === 'openid') return json(document);
@@ -79,6 +121,16 @@ export async function startLocalIssuer(
       return key;
     },
     stranger: (alg) => makeKey(alg ?? issuer.current.alg),
+    introspectionEndpoint: `${base}/introspect`,
+    introspectionClient,
+    opaque(claims) {
+      const token = randomBytes(24).toString('base64url');
+      opaqueTokens.set(token, { iss: base, exp: Math.floor(Date.now() / 1000) + 3600, ...claims });
+      return token;
+    },
+    revoke: (token) => void opaqueTokens.delete(token),
+    introspectionStatus: undefined,
+    flows,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
