@@ -102,6 +102,21 @@ describe('createResourceServer', () => {
     });
   });
 
+  it('accepts a token that expired within the clock skew, and refuses one beyond it', async () => {
+    const issuer = await issuerWith({});
+    const server = createResourceServer(
+      { issuer: issuer.issuer, audience: AUDIENCE, algorithms: ['ES256'], clockSkewS: 30 },
+      'http://127.0.0.1:3000/mcp',
+    );
+    const nowS = Math.floor(Date.now() / 1000);
+    const late = await issuer.sign({ sub: 'frank', aud: AUDIENCE, exp: nowS - 10 });
+    expect(await server.authenticate(`Bearer ${late}`)).toMatchObject({ ok: true });
+    // Asked again, it is answered from the verified-token cache: still within the skew.
+    expect(await server.authenticate(`Bearer ${late}`)).toMatchObject({ ok: true });
+    const gone = await issuer.sign({ sub: 'frank', aud: AUDIENCE, exp: nowS - 40 });
+    expect(await server.authenticate(`Bearer ${gone}`)).toMatchObject({ ok: false, status: 401 });
+  });
+
   it('builds the 403 insufficient_scope challenge that names the scope a step-up needs', () => {
     expect(
       bearerChallenge('https://mcp.example/.well-known/oauth-protected-resource/mcp', {

@@ -101,7 +101,8 @@ export function createJwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifi
       token: '',
       clientId: typeof clientId === 'string' ? clientId : principal,
       scopes: scopesOf(payload),
-      expiresAt: payload.exp!,
+      // Accepted until the skew has passed too: the SDK's bearer check compares this with its own clock, unskewed.
+      expiresAt: payload.exp! + options.clockSkewS,
       extra: { principal, subject },
     };
   };

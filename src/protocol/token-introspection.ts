@@ -150,7 +150,8 @@ function judge(
     clientId: typeof answer.client_id === 'string' ? answer.client_id : principal,
     scopes: scopesOf(answer.scope),
     // Without exp the issuer vouches for now only: it is trusted for the cache bound, then asked again.
-    expiresAt: Math.min(exp ?? untilS, untilS),
+    // With exp, accepted until the skew has passed too (as a JWT is).
+    expiresAt: Math.min(exp === undefined ? untilS : exp + policy.clockSkewS, untilS),
     extra: { principal, subject: answer.sub },
   };
 }
