@@ -29,9 +29,10 @@ import {
   positionPrior,
   rankEdgesByDivergence,
 } from './learning.js';
+import type { LearnerPool, PrincipalSwitchedOff } from './learner-pool.js';
 import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
-import { addCounters } from './state-file.js';
+import { addCounters } from './learned-state.js';
 import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
@@ -63,8 +64,8 @@ export interface PlannerOptions {
   /** `[tools."<name>"]` and `[tools."*"]`. */
   overrides?: Readonly<Record<string, ToolOverride>>;
   logger: Logger;
-  /** Learns what the agent really calls; without it, each argument set's probability is the prior alone. */
-  learner?: TransitionLearner;
+  /** Learns what each principal's agents really call; without it, each argument set's probability is the prior alone. */
+  learners?: LearnerPool;
   /** Clock in ms for the cache and the dispatcher. Default `Date.now`. */
   now?: () => number;
   cacheMaxBytes?: number;
@@ -112,15 +113,23 @@ export interface PlannerSnapshot {
   /** Agent calls waiting now for a speculative call still running (each becomes a join when it ends). */
   joining: number;
   cache: { entries: number; bytes: number };
-  /** Target tools auto-off has switched off, with the use rate of their recent results. */
-  switchedOff: { tool: string; useRate: number; samples: number }[];
-  /** The learned edges that differ most from their priors (at most 10). */
+  /** Principals the planner learns for (in memory and saved): each plans with its own counts. */
+  principals: number;
+  /** Target tools auto-off has switched off, per principal, with the use rate of their recent results. */
+  switchedOff: PrincipalSwitchedOff[];
+  /** The learned edges that differ most from their priors (at most 10), every principal's counts added up. */
   edges: RankedEdge[];
   /**
    * `max_waste_per_hit` (null: no budget), and the budget's account of the recent calls run ahead
    * (faded): results used and unused, those still open counted by their probability.
    */
   wasteBudget: { maxWastePerHit: number | null; hits: number; waste: number };
+}
+
+/** An agent call as its principal's learner saw it: what was planned after it goes to the same learner. */
+interface Observed {
+  learner: TransitionLearner;
+  call: CallObservation;
 }
 
 /** What one listed tool's planning needs, worked out once per catalog build. */
@@ -189,12 +198,12 @@ export class Planner {
   /** One per speculative call running: the host wants a signal per request, and close() aborts them. */
   private readonly speculating = new Set<AbortController>();
   private closed = false;
-  private learner: TransitionLearner | undefined;
+  private learners: LearnerPool | undefined;
   /** Counters saved by earlier runs. */
   private earlier: PlannerCounters | undefined;
 
   constructor(private readonly options: PlannerOptions) {
-    this.learner = options.learner;
+    this.learners = options.learners;
     this.now = options.now ?? Date.now;
     this.cache = new ResultCache({ now: this.now, maxBytes: options.cacheMaxBytes });
     this.budget = new WasteBudget(options.settings.maxWastePerHit);
@@ -210,9 +219,9 @@ export class Planner {
     return this.options.settings.enabled;
   }
 
-  /** Starts learning from what the agent does (e.g. once its saved counts have loaded). */
-  useLearner(learner: TransitionLearner, earlier?: PlannerCounters): void {
-    this.learner = learner;
+  /** Starts learning from what the agents do, per principal (e.g. once the saved counts have loaded). */
+  useLearners(learners: LearnerPool, earlier?: PlannerCounters): void {
+    this.learners = learners;
     this.earlier = earlier;
   }
 
@@ -323,8 +332,10 @@ export class Planner {
       queued: this.dispatcher.queued,
       joining: this.joining,
       cache: this.cache.size,
-      switchedOff: this.learner?.switchedOff() ?? [],
-      edges: this.learner ? rankEdgesByDivergence(this.learner.edges()) : [],
+      // The process-wide view: every principal's counts added up (each principal plans with its own alone).
+      principals: this.learners?.principals().length ?? 0,
+      switchedOff: this.learners?.switchedOff() ?? [],
+      edges: this.learners ? rankEdgesByDivergence(this.learners.combined().edges()) : [],
       wasteBudget: {
         maxWastePerHit: Number.isFinite(budget.maxWastePerHit) ? budget.maxWastePerHit : null,
         hits: Math.round(budget.hits * 1000) / 1000,
@@ -358,17 +369,17 @@ export class Planner {
     const target = this.linkTargets().has(name);
     const argsKey = target ? canonicalJson(prepared.args) : '';
     if (writes(model)) {
-      this.learner?.observeCall(session, name, argsKey);
+      this.observe(session, name, argsKey);
       return this.mutate(prepared, model, env);
     }
     if (!target) {
       // The call goes out first: the learner hears of it while the plugin works, not before.
       const answered = host.callTool(name, prepared.args, env, callOptions(model));
-      const observation = this.learner?.observeCall(session, name, argsKey);
+      const observation = this.observe(session, name, argsKey);
       return this.answer(session, prepared, model, await answered, observation, undefined);
     }
 
-    const observation = this.learner?.observeCall(session, name, argsKey);
+    const observation = this.observe(session, name, argsKey);
     const listing = this.consumeListing(session, name, argsKey);
     const prefetched = await this.prefetched(session, prepared, argsKey, env);
     // A shared result must not be changed by the result hooks of this call.
@@ -385,7 +396,7 @@ export class Planner {
     prepared: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
-    observation: CallObservation | undefined,
+    observation: Observed | undefined,
     listing: Listing | undefined,
   ): CallToolResult {
     const answer = this.options.pipeline.finish(prepared, raw);
@@ -483,12 +494,12 @@ export class Planner {
     prepared: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
-    observation: CallObservation | undefined,
+    observation: Observed | undefined,
     listing: Listing | undefined,
   ): void {
     if (model.followUp.length === 0 && listing === undefined) {
       // Nothing to plan: the learner hears so at once, without a turn of the event loop per call.
-      if (observation !== undefined) this.learner?.observePlanned(observation, []);
+      observation?.learner.observePlanned(observation.call, []);
       return;
     }
     // After the answer has gone out: planning never delays the agent's own call.
@@ -509,13 +520,13 @@ export class Planner {
     call: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
-    observation: CallObservation | undefined,
+    observation: Observed | undefined,
     listing: Listing | undefined,
   ): void {
     if (this.closed) return;
     const { enriched: from, args: prevArgs } = call;
     const { settings } = this.options;
-    const learner = this.learner;
+    const learner = observation?.learner;
     const published = from.ref.published;
     // Each link's argument sets that map and validate for its tool, in projection order, by the
     // canonical JSON of the agent-side arguments (what planFollowUps keys candidates by).
@@ -586,7 +597,7 @@ export class Planner {
         );
       }
     }
-    if (learner && observation !== undefined) {
+    if (observation !== undefined) {
       const links: PlannedLink[] = [...setsOf].map(([link, sets]) => ({
         to: link.tool,
         prior: link.probability,
@@ -596,7 +607,7 @@ export class Planner {
           status: statuses.get(`${link.tool}\u0000${key}`) ?? 'skipped',
         })),
       }));
-      learner.observePlanned(observation, links);
+      observation.learner.observePlanned(observation.call, links);
     }
   }
 
@@ -752,10 +763,16 @@ export class Planner {
     return this.principals.get(session) ?? session;
   }
 
+  /** The agent's call, told to its principal's learner (the one that plans what follows it). */
+  private observe(session: string, tool: string, argsKey: string): Observed | undefined {
+    const learner = this.learners?.of(this.principalOf(session));
+    return learner && { learner, call: learner.observeCall(session, tool, argsKey) };
+  }
+
   private endSession(session: string): void {
+    this.learners?.peek(this.principalOf(session))?.endSession(session);
     this.principals.delete(session);
     this.listings.delete(session);
-    this.learner?.endSession(session);
     this.cache.dropSession(session);
     for (const [key, job] of this.queued) {
       if (job.session === session) this.cancelJob(key, job);
