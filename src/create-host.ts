@@ -52,6 +52,7 @@ import {
   PRIVATE_UNCACHED,
   ListenStreamCap,
   RequestAdmission,
+  CallRateLimiter,
   RequestStateSeal,
   type StdioServing,
   type StreamOrigin,
@@ -318,6 +319,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const legacyClients = config?.server.legacyClients ?? 'serve';
   const limits: ServerLimits = { ...(config?.server.limits ?? DEFAULT_LIMITS), ...options.limits };
   const admission = new RequestAdmission(limits);
+  const callRate = new CallRateLimiter({ perMinute: limits.maxCallsPerMinutePerClient });
   const listenCap = new ListenStreamCap(limits.maxListenStreams);
 
   // The same for every server; built at the first one, once the plugins are mounted and the lists' hints known.
@@ -342,6 +344,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       streams,
       tasks,
       admission,
+      callRate,
     };
     return createBoundServer(
       {
