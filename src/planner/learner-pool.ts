@@ -121,11 +121,21 @@ export class LearnerPool {
 
   /** Tools auto-off has switched off, per principal. */
   switchedOff(): PrincipalSwitchedOff[] {
-    return this.principals().flatMap((principal) => {
-      const entry = this.live.get(principal);
-      const learner = entry?.learner ?? new TransitionLearner({}, this.dormant.get(principal));
-      return learner.switchedOff().map((off) => ({ principal, ...off }));
-    });
+    const live = [...this.live].flatMap(([principal, entry]) =>
+      entry.learner.switchedOff().map((off) => ({ principal, ...off })),
+    );
+    // Read straight from the saved flags: building a learner per saved principal for a stats read costs too much.
+    const saved = [...this.dormant].flatMap(([principal, counts]) =>
+      Object.entries(counts.tools)
+        .filter(([, tool]) => tool.off === true)
+        .map(([tool, { ring = [] }]) => ({
+          principal,
+          tool,
+          useRate: ring.length === 0 ? 0 : ring.filter(Boolean).length / ring.length,
+          samples: ring.length,
+        })),
+    );
+    return [...live, ...saved];
   }
 
   /** A learner holding every principal's counts added up: the process-wide view (for stats, never for planning). */
