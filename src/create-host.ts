@@ -280,12 +280,13 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         'What the planner ran ahead of the agent and what it saved: calls dispatched, hits, joins, wasted, latency saved.',
       mimeType: 'application/json',
     },
-    read: () => ({
+    // Each reader sees what the planner learned for them alone: who else uses the server is not theirs to know.
+    read: (principal) => ({
       contents: [
         {
           uri: PLANNER_STATS_URI,
           mimeType: 'application/json',
-          text: JSON.stringify(planner.snapshot(), null, 2),
+          text: JSON.stringify(planner.snapshot(principal), null, 2),
         },
       ],
     }),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import type { ToolValueModel } from '../src/enrich/index.js';
-import { type LearnedState, PREFETCH_META_KEY } from '../src/planner/index.js';
+import { type LearnedState, PLANNER_STATS_URI, PREFETCH_META_KEY } from '../src/planner/index.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
@@ -77,6 +77,19 @@ async function connect(http: HttpServing, sub: string, era: 'legacy' | 'modern' 
   );
   return client;
 }
+
+interface Stats {
+  edges: { from: string; to: string; calls: number }[];
+}
+
+async function statsOf(client: Client): Promise<Stats> {
+  const read = await client.readResource({ uri: PLANNER_STATS_URI });
+  const [content] = read.contents;
+  return JSON.parse(content !== undefined && 'text' in content ? content.text : '{}') as Stats;
+}
+
+const edgeOf = (stats: Stats) =>
+  stats.edges.find((edge) => edge.from === 'rec__list' && edge.to === 'rec__get');
 
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -159,6 +172,13 @@ describe('learning and speculative results per principal', () => {
     const alicesRead = await call(aliceAgain, 'rec__get', { key: 'r1' });
     expect(alicesRead._meta?.[PREFETCH_META_KEY]).toMatchObject({ source: 'cache' });
     expect(rec.log).toHaveLength(served + 1);
+
+    // Each reads the planner's stats and sees what it learned for them alone.
+    const [aliceStats, bobStats] = await Promise.all([statsOf(aliceAgain), statsOf(bob)]);
+    expect(edgeOf(aliceStats)?.calls).toBe(9);
+    expect(edgeOf(bobStats)?.calls).toBe(1);
+    expect(JSON.stringify(bobStats)).not.toContain('alice');
+    expect(bobStats).not.toHaveProperty('principals');
 
     const audit = (await readFile(auditFile, 'utf8'))
       .trim()

@@ -25,7 +25,7 @@ import {
   type PlannedLink,
   type RankedEdge,
   type SetOutcomeStatus,
-  type TransitionLearner,
+  TransitionLearner,
   positionPrior,
   rankEdgesByDivergence,
 } from './learning.js';
@@ -113,11 +113,20 @@ export interface PlannerSnapshot {
   /** Agent calls waiting now for a speculative call still running (each becomes a join when it ends). */
   joining: number;
   cache: { entries: number; bytes: number };
-  /** Principals the planner learns for (in memory and saved): each plans with its own counts. */
-  principals: number;
-  /** Target tools auto-off has switched off, per principal, with the use rate of their recent results. */
+  /**
+   * Principals the planner learns for (in memory and saved): each plans with its own counts. Only in the
+   * process-wide snapshot, not in one principal's.
+   */
+  principals?: number;
+  /**
+   * Target tools auto-off has switched off, with the use rate of their recent results: every principal's (each
+   * named), or in one principal's snapshot that principal's alone.
+   */
   switchedOff: PrincipalSwitchedOff[];
-  /** The learned edges that differ most from their priors (at most 10), every principal's counts added up. */
+  /**
+   * The learned edges that differ most from their priors (at most 10): every principal's counts added up, or in
+   * one principal's snapshot that principal's own (what the planner blends with the priors for it).
+   */
   edges: RankedEdge[];
   /**
    * `max_waste_per_hit` (null: no budget), and the budget's account of the recent calls run ahead
@@ -315,7 +324,8 @@ export class Planner {
     return notes;
   }
 
-  snapshot(): PlannerSnapshot {
+  /** The planner's state: process-wide, or with `principal` what it learned for that principal alone. */
+  snapshot(principal?: string): PlannerSnapshot {
     const cache = this.cache.stats;
     const budget = this.budget.state;
     const counters: PlannerCounters = {
@@ -332,15 +342,36 @@ export class Planner {
       queued: this.dispatcher.queued,
       joining: this.joining,
       cache: this.cache.size,
-      // The process-wide view: every principal's counts added up (each principal plans with its own alone).
-      principals: this.learners?.principals().length ?? 0,
-      switchedOff: this.learners?.switchedOff() ?? [],
-      edges: this.learners ? rankEdgesByDivergence(this.learners.combined().edges()) : [],
+      ...this.learned(principal),
       wasteBudget: {
         maxWastePerHit: Number.isFinite(budget.maxWastePerHit) ? budget.maxWastePerHit : null,
         hits: Math.round(budget.hits * 1000) / 1000,
         waste: Math.round(budget.waste * 1000) / 1000,
       },
+    };
+  }
+
+  /** What was learned: every principal's counts added up, or one principal's own. */
+  private learned(
+    principal: string | undefined,
+  ): Pick<PlannerSnapshot, 'principals' | 'switchedOff' | 'edges'> {
+    const { learners } = this;
+    if (learners === undefined)
+      return principal === undefined
+        ? { principals: 0, switchedOff: [], edges: [] }
+        : { switchedOff: [], edges: [] };
+    if (principal === undefined)
+      return {
+        principals: learners.principals().length,
+        switchedOff: learners.switchedOff(),
+        edges: rankEdgesByDivergence(learners.combined().edges()),
+      };
+    const counts = learners.countsOf(principal);
+    if (counts === undefined) return { switchedOff: [], edges: [] };
+    const own = new TransitionLearner({}, counts);
+    return {
+      switchedOff: own.switchedOff().map((off) => ({ principal, ...off })),
+      edges: rankEdgesByDivergence(own.edges()),
     };
   }
 

@@ -39,7 +39,8 @@ import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOpti
 /** A resource the server itself serves, read fresh on every request. */
 export interface BuiltinResource {
   resource: Resource;
-  read(): ReadResourceResult;
+  /** What `principal` (the reader) may see: on a shared gateway, one person's view, not another's. */
+  read(principal: string): ReadResourceResult;
 }
 
 export interface ServerFactoryOptions extends WireErrorOptions {
@@ -333,7 +334,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       async () => {
         const builtin = builtins.get(uri);
         // Foresight's own resources describe this process as it runs: fresh each time, never shared.
-        if (builtin) return withReadHints(uri, builtin.read(), PRIVATE_UNCACHED);
+        if (builtin) return withReadHints(uri, builtin.read(connection.principal), PRIVATE_UNCACHED);
         countCall(ctx);
         const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
         let result;
