@@ -1,7 +1,11 @@
 // The call rate per client: a token bucket holding a minute's worth of calls, refilled evenly, on an injected clock.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
+import { type ForesightHost, createHost } from '../src/create-host.js';
 import { CallRateExceeded, CallRateLimiter } from '../src/protocol/call-rate.js';
+import { askingPlugin } from './support/asking-plugin.js';
+import { createMemoryLogger } from './support/in-memory.js';
+import { type WireAnswer, modernPost } from './support/modern-wire.js';
 
 function limiter(perMinute: number) {
   let nowMs = 0;
@@ -77,5 +81,44 @@ describe('[server.limits] max_calls_per_minute_per_client', () => {
     expect(() => limits('[server.limits]\nmax_calls_per_minute_per_client = -1\n')).toThrow(
       /server\.limits\.max_calls_per_minute_per_client: .*0/,
     );
+  });
+});
+
+describe('the rate over multi round-trip requests', () => {
+  let host: ForesightHost | undefined;
+  afterEach(async () => {
+    await host?.close();
+    host = undefined;
+  });
+
+  it('a 2026-07-28 retry answering the server’s question is the same call: it is not counted again', async () => {
+    host = createHost({
+      plugins: [{ plugin: askingPlugin().plugin }],
+      logger: createMemoryLogger(),
+      planner: { enabled: false },
+      limits: { maxCallsPerMinutePerClient: 1 },
+    });
+    const { url } = await host.serveHttp({ port: 0 });
+    const call = (extra: Record<string, unknown> = {}) =>
+      modernPost(
+        url,
+        'tools/call',
+        { name: 'ask__confirm', arguments: {}, ...extra },
+        { capabilities: { elicitation: {} } },
+      );
+    const resultOf = (answer: WireAnswer) => answer.response?.result as Record<string, unknown> | undefined;
+
+    const first = await call();
+    expect(resultOf(first)).toMatchObject({ resultType: 'input_required' });
+    const retry = await call({
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { ok: true } } },
+      requestState: resultOf(first)?.requestState,
+    });
+    expect(resultOf(retry)).toMatchObject({ resultType: 'complete', content: [{ text: 'confirmed: true' }] });
+    // A new call is a second call in the minute: refused.
+    expect(resultOf(await call())).toMatchObject({
+      isError: true,
+      _meta: { 'foresight/error': { code: 'E_RATE_LIMITED', kind: 'unavailable' } },
+    });
   });
 });
