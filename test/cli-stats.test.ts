@@ -134,7 +134,15 @@ describe('foresight stats', () => {
       principals: { local: { seenAt: STATE.savedAt, tools, edges } },
     });
     expect(printed.principals).toEqual([
-      { principal: 'local', seenAt: STATE.savedAt, calls: 100, edges: 4, switchedOff: 1 },
+      {
+        principal: 'local',
+        seenAt: STATE.savedAt,
+        dispatched: 0,
+        served: 0,
+        calls: 100,
+        edges: 4,
+        switchedOff: 1,
+      },
     ]);
     expect(printed.edges.map((edge) => `${edge.from} → ${edge.to}`)).toEqual(RANKED);
     expect(printed.edges[0]).toMatchObject({ learned: 0.9, calls: 40 });
@@ -227,6 +235,7 @@ export default { id: 'marker', version: '1.0.0', build() { writeFileSync('built.
       principals: {
         'sub:auth.example.com:alice': {
           seenAt: '2025-06-02T00:00:00.000Z',
+          counters: { dispatched: 8, hits: 5, joins: 1, failed: 1, latencySavedMs: 2_500 },
           tools: { gh__list: { calls: 10 } },
           edges: [edge('gh__list', 'gh__get', 9)],
         },
@@ -245,10 +254,10 @@ export default { id: 'marker', version: '1.0.0', build() { writeFileSync('built.
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/^principals \(2, the most recently seen first/m);
     expect(all.stdout).toMatch(
-      /^ {2}sub:auth\.example\.com:alice +seen 2025-06-02T00:00:00\.000Z +calls 10 +edges 1 /m,
+      /^ {2}sub:auth\.example\.com:alice +seen 2025-06-02T00:00:00\.000Z +calls 10 +run ahead 8 +served 6 +edges 1 /m,
     );
     expect(all.stdout).toMatch(
-      /^ {2}sub:auth\.example\.com:bob +seen 2025-06-01T00:00:00\.000Z +calls 4 +edges 1 /m,
+      /^ {2}sub:auth\.example\.com:bob +seen 2025-06-01T00:00:00\.000Z +calls 4 +run ahead 0 +served 0 +edges 1 /m,
     );
 
     const alice = await runCli(['stats', '--principal', 'sub:auth.example.com:alice'], { cwd, env });
@@ -258,6 +267,11 @@ export default { id: 'marker', version: '1.0.0', build() { writeFileSync('built.
       'principal sub:auth.example.com:alice (last seen 2025-06-02T00:00:00.000Z): 10 agent calls',
     );
     expect(alice.stdout).toMatch(/^ {2}gh__list → gh__get +0\.10 +0\.90 +10$/m);
+    // Her own counters: what the planner ran ahead for her and what her agents got from it.
+    expect(alice.stdout).toMatch(/^ {2}dispatched +8$/m);
+    expect(alice.stdout).toMatch(/^ {2}hits +5$/m);
+    expect(alice.stdout).toMatch(/^ {2}latency saved +2\.5 s$/m);
+    expect(alice.stdout).toMatch(/^hit rate +75\.0% /m); // (5 + 1) / 8
     expect(alice.stdout).not.toContain('gh__search');
 
     const bob = await runCli(['stats', '--principal', 'sub:auth.example.com:bob', '--json'], { cwd, env });

@@ -183,6 +183,36 @@ describe('saving per principal', () => {
     expect(reread?.principals[ALICE]?.tools.a?.calls).toBe(7);
   });
 
+  it('counters per principal: each save adds what this process counted since the last, a reload counts on top', async () => {
+    const file = path.join(dir, 'state.json');
+    const one = new PlannerStateStore({ file });
+    const pool = new LearnerPool({}, await one.load());
+    teach(pool, ALICE, 1);
+    teach(pool, BOB, 1);
+    pool.count(ALICE, 'dispatched', 3);
+    pool.count(ALICE, 'hits', 2);
+    pool.count(BOB, 'dispatched');
+    pool.count('never-seen', 'dispatched'); // no learner: not counted, and no principal made for it
+    await one.save({ counters: zeroCounters(), learned: pool.toState() });
+    pool.count(ALICE, 'hits');
+    await one.save({ counters: zeroCounters(), learned: pool.toState() });
+
+    const two = new PlannerStateStore({ file });
+    const loaded = await two.load();
+    expect(loaded?.principals[ALICE]?.counters).toMatchObject({ dispatched: 3, hits: 3 });
+    expect(loaded?.principals[BOB]?.counters).toMatchObject({ dispatched: 1, hits: 0 });
+    expect(loaded?.principals).not.toHaveProperty('never-seen');
+    // A second process: Alice's saved counters stay as they were until she is counted again.
+    const again = new LearnerPool({}, loaded);
+    await two.save({ counters: zeroCounters(), learned: again.toState() });
+    again.of(ALICE);
+    again.count(ALICE, 'hits', 4);
+    await two.save({ counters: zeroCounters(), learned: again.toState() });
+    const reread = await new PlannerStateStore({ file }).load();
+    expect(reread?.principals[ALICE]?.counters).toMatchObject({ dispatched: 3, hits: 7 });
+    expect(reread?.principals[BOB]?.counters).toMatchObject({ dispatched: 1 });
+  });
+
   it('an old file is migrated on the next save', async () => {
     const file = path.join(dir, 'state.json');
     await writeFile(

@@ -80,6 +80,7 @@ async function connect(http: HttpServing, sub: string, era: 'legacy' | 'modern' 
 
 interface Stats {
   edges: { from: string; to: string; calls: number }[];
+  principalCounters?: { dispatched: number; hits: number };
 }
 
 async function statsOf(client: Client): Promise<Stats> {
@@ -179,6 +180,9 @@ describe('learning and speculative results per principal', () => {
     expect(edgeOf(bobStats)?.calls).toBe(1);
     expect(JSON.stringify(bobStats)).not.toContain('alice');
     expect(bobStats).not.toHaveProperty('principals');
+    expect(aliceStats.principalCounters?.dispatched).toBeGreaterThan(0);
+    expect(aliceStats.principalCounters?.hits).toBeGreaterThan(0);
+    expect(bobStats.principalCounters).toMatchObject({ dispatched: 0, hits: 0 });
 
     const audit = (await readFile(auditFile, 'utf8'))
       .trim()
@@ -205,6 +209,8 @@ describe('learning and speculative results per principal', () => {
     );
     expect(bob?.tools.rec__list?.calls).toBe(1);
     expect(bob?.tools.rec__get?.calls).toBe(1);
+    expect(alice?.counters?.dispatched).toBeGreaterThan(0);
+    expect(bob?.counters).toMatchObject({ dispatched: 0, hits: 0, joins: 0 });
     // Nothing of a token in the file: principals are subjects.
     expect(JSON.stringify(state)).not.toMatch(/eyJ/);
   });

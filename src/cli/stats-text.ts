@@ -7,6 +7,7 @@ import {
   type RankedEdge,
   TransitionLearner,
   rankEdgesByDivergence,
+  zeroPrincipalCounters,
 } from '../planner/index.js';
 
 /** Edges `stats` shows: the ones whose learned rate strays furthest from the graph's prior. */
@@ -18,6 +19,9 @@ export const STATS_PRINCIPALS = 20;
 export interface PrincipalSummary {
   principal: string;
   seenAt: string;
+  /** Calls run ahead for the principal, and those its agents got from them (hits + joins). */
+  dispatched: number;
+  served: number;
   /** Agent calls of every tool. */
   calls: number;
   edges: number;
@@ -30,6 +34,8 @@ export function principalSummaries(state: LearnedState): PrincipalSummary[] {
     .map(([principal, counts]) => ({
       principal,
       seenAt: counts.seenAt,
+      dispatched: counts.counters?.dispatched ?? 0,
+      served: (counts.counters?.hits ?? 0) + (counts.counters?.joins ?? 0),
       calls: Object.values(counts.tools).reduce((sum, tool) => sum + tool.calls, 0),
       edges: counts.edges.length,
       switchedOff: Object.values(counts.tools).filter((tool) => tool.off === true).length,
@@ -92,10 +98,20 @@ export function statsText(file: string, state: LearnedState, edges: readonly Ran
 /** One principal's part: its calls, its switched-off tools and its own edges. */
 export function principalText(file: string, principal: string, counts: PrincipalLearnedState): string {
   const calls = Object.values(counts.tools).reduce((sum, tool) => sum + tool.calls, 0);
+  const counters = counts.counters ?? zeroPrincipalCounters();
+  const served = counters.hits + counters.joins;
   const lines = [
     `planner state: ${file}`,
     `principal ${principal} (last seen ${counts.seenAt}): ${calls} agent calls`,
-    '(the counters are kept for the whole process, not per principal: `foresight stats` shows them)',
+    '',
+    'counters (wasted, expired, invalidated and dropped are kept for the whole process: `foresight stats`)',
+    `  ${'dispatched'.padEnd(16)}${counters.dispatched}`,
+    `  ${'hits'.padEnd(16)}${counters.hits}`,
+    `  ${'joins'.padEnd(16)}${counters.joins}`,
+    `  ${'failed'.padEnd(16)}${counters.failed}`,
+    `  ${'latency saved'.padEnd(16)}${(counters.latencySavedMs / 1000).toFixed(1)} s`,
+    '',
+    `hit rate        ${counters.dispatched > 0 ? percent(served / counters.dispatched) : 'n/a (nothing dispatched)'}  (hits + joins) / dispatched`,
     '',
   ];
   const off = new TransitionLearner({}, counts).switchedOff();
@@ -131,7 +147,7 @@ function principalLines(summaries: readonly PrincipalSummary[]): string[] {
     `principals (${summaries.length}, the most recently seen first; foresight stats --principal <p> shows one):`,
     ...shown.map(
       (s) =>
-        `  ${s.principal.padEnd(width)}  seen ${s.seenAt}  calls ${s.calls}  edges ${s.edges}  switched off ${s.switchedOff}`,
+        `  ${s.principal.padEnd(width)}  seen ${s.seenAt}  calls ${s.calls}  run ahead ${s.dispatched}  served ${s.served}  edges ${s.edges}  switched off ${s.switchedOff}`,
     ),
   ];
   if (summaries.length > shown.length)

@@ -75,11 +75,14 @@ export {
   mergeLearnedCounts,
   DEFAULT_MAX_PRINCIPALS,
   LOCAL_PRINCIPAL_STATE,
+  PRINCIPAL_COUNTER_NAMES,
+  zeroPrincipalCounters,
 } from './learned-state.js';
 export type {
   LearnedState,
   LearnedCounts,
   PrincipalLearnedState,
+  PrincipalCounters,
   LearnedEdgeState,
   LearnedToolState,
 } from './learned-state.js';

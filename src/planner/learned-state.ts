@@ -40,10 +40,23 @@ export interface LearnedCounts {
   edges: LearnedEdgeState[];
 }
 
+/**
+ * The planner counters kept per principal: those counted where the principal is known. What the result cache
+ * counts (wasted, expired, invalidated) and the calls never started (dropped) are kept for the process only.
+ */
+export const PRINCIPAL_COUNTER_NAMES = ['dispatched', 'hits', 'joins', 'failed', 'latencySavedMs'] as const;
+export type PrincipalCounters = Record<(typeof PRINCIPAL_COUNTER_NAMES)[number], number>;
+
+export function zeroPrincipalCounters(): PrincipalCounters {
+  return { dispatched: 0, hits: 0, joins: 0, failed: 0, latencySavedMs: 0 };
+}
+
 /** What one principal taught the planner, and when it was last seen. */
 export interface PrincipalLearnedState extends LearnedCounts {
   /** ISO 8601 time of the principal's latest agent call (to forget the least recently seen first). */
   seenAt: string;
+  /** What the planner did for this principal (absent in a file from before they were kept: read as 0). */
+  counters?: PrincipalCounters;
   /**
    * Which in-memory learner made these counts; never written. A learner built afresh for a principal that was
    * forgotten counts from zero, so a save must not subtract what the forgotten one had counted.
@@ -102,7 +115,22 @@ const LearnedStateSchema = z.object({
   version: z.literal(2),
   savedAt: z.string(),
   counters: z.object(counterShape),
-  principals: z.record(z.string(), z.object({ seenAt: z.string(), ...countsShape })),
+  principals: z.record(
+    z.string(),
+    z.object({
+      seenAt: z.string(),
+      counters: z
+        .object({
+          dispatched: amount,
+          hits: amount,
+          joins: amount,
+          failed: amount,
+          latencySavedMs: amount,
+        })
+        .optional(),
+      ...countsShape,
+    }),
+  ),
 }) satisfies z.ZodType<LearnedState, unknown>;
 
 /** A state with nothing learned yet. */
@@ -181,7 +209,7 @@ function sameTool(a: LearnedToolState | undefined, b: LearnedToolState | undefin
   );
 }
 
-const EMPTY_COUNTS: LearnedCounts = { tools: {}, edges: [] };
+const EMPTY_COUNTS: LearnedCounts & { counters?: PrincipalCounters } = { tools: {}, edges: [] };
 
 /**
  * One learner's counts to write when `disk` is on disk, this process holds `own`, and held `base` at its last
@@ -262,7 +290,11 @@ export function mergeLearnedState(
     // A learner built afresh since the base counts from zero: nothing it holds was saved before.
     const since = before !== undefined && before.instance === mine?.instance ? before : EMPTY_COUNTS;
     const counts = mergeLearnedCounts(onDisk ?? EMPTY_COUNTS, mine ?? EMPTY_COUNTS, since);
-    merged.push([principal, { seenAt: latest(onDisk?.seenAt, mine?.seenAt), ...counts }]);
+    const counters = zeroPrincipalCounters();
+    for (const name of PRINCIPAL_COUNTER_NAMES)
+      counters[name] =
+        (onDisk?.counters?.[name] ?? 0) + grown(mine?.counters?.[name] ?? 0, since.counters?.[name]);
+    merged.push([principal, { seenAt: latest(onDisk?.seenAt, mine?.seenAt), counters, ...counts }]);
   }
   // ISO 8601 times in UTC sort as strings; ties keep a stable order by name.
   merged.sort(([a, x], [b, y]) => (y.seenAt < x.seenAt ? -1 : y.seenAt > x.seenAt ? 1 : a.localeCompare(b)));

@@ -5,8 +5,10 @@ import {
   type LearnedCounts,
   type LearnedEdgeState,
   type LearnedState,
+  type PrincipalCounters,
   type PrincipalLearnedState,
   edgeKey,
+  zeroPrincipalCounters,
 } from './learned-state.js';
 import { type AutoOffSwitch, type LearnerOptions, TransitionLearner } from './learning.js';
 
@@ -25,6 +27,8 @@ export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch'> {
 interface Live {
   learner: TransitionLearner;
   seenAtMs: number;
+  /** Counted since this learner was built (the file holds what came before). */
+  counters: PrincipalCounters;
   /** Undefined for a learner built from the loaded state: the store's base holds those counts. */
   instance: number | undefined;
 }
@@ -76,11 +80,21 @@ export class LearnerPool {
     const entry: Live = {
       learner: this.build(saved, principal),
       seenAtMs: this.now(),
+      counters: zeroPrincipalCounters(),
       instance: saved === undefined ? ++this.instances : undefined,
     };
     this.live.set(principal, entry);
     this.forgetBeyondCap();
     return entry.learner;
+  }
+
+  /**
+   * Adds to one of the principal's counters. A principal with no learner in memory (forgotten since its call)
+   * is not counted: counters follow learning, which is what keeps them bounded.
+   */
+  count(principal: string, name: keyof PrincipalCounters, amount = 1): void {
+    const entry = this.live.get(principal);
+    if (entry !== undefined) entry.counters[name] += amount;
   }
 
   /** The learner of `principal` if it has one in memory; builds nothing and does not mark it seen. */
@@ -93,21 +107,31 @@ export class LearnerPool {
     return [...this.live.keys(), ...this.dormant.keys()];
   }
 
-  /** One principal's counts, or undefined for a principal the pool does not know. */
+  /**
+   * One principal's counts, or undefined for a principal the pool does not know. Its counters are those counted
+   * since its learner was built (the state file adds the earlier ones up).
+   */
   countsOf(principal: string): PrincipalLearnedState | undefined {
     const entry = this.live.get(principal);
     if (entry !== undefined)
-      return { seenAt: new Date(entry.seenAtMs).toISOString(), ...entry.learner.toState() };
+      return {
+        seenAt: new Date(entry.seenAtMs).toISOString(),
+        counters: { ...entry.counters },
+        ...entry.learner.toState(),
+      };
     return this.dormant.get(principal);
   }
 
   /** Everything learned, per principal, as the state file holds it; the counters are the store's business. */
   toState(): LearnedState {
     const principals: Record<string, PrincipalLearnedState> = {};
-    for (const [principal, saved] of this.dormant) principals[principal] = saved;
+    // A saved principal's counters are in the file already: this process has counted none for it yet.
+    for (const [principal, saved] of this.dormant)
+      principals[principal] = { ...saved, counters: zeroPrincipalCounters() };
     for (const [principal, entry] of this.live)
       principals[principal] = {
         seenAt: new Date(entry.seenAtMs).toISOString(),
+        counters: { ...entry.counters },
         ...entry.learner.toState(),
         ...(entry.instance === undefined ? {} : { instance: entry.instance }),
       };

@@ -32,7 +32,7 @@ import {
 import type { LearnerPool, PrincipalSwitchedOff } from './learner-pool.js';
 import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
-import { addCounters } from './learned-state.js';
+import { type PrincipalCounters, addCounters } from './learned-state.js';
 import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
@@ -123,6 +123,8 @@ export interface PlannerSnapshot {
    * named), or in one principal's snapshot that principal's alone.
    */
   switchedOff: PrincipalSwitchedOff[];
+  /** In one principal's snapshot: what the planner did for that principal since this process started. */
+  principalCounters?: PrincipalCounters;
   /**
    * The learned edges that differ most from their priors (at most 10): every principal's counts added up, or in
    * one principal's snapshot that principal's own (what the planner blends with the priors for it).
@@ -354,7 +356,7 @@ export class Planner {
   /** What was learned: every principal's counts added up, or one principal's own. */
   private learned(
     principal: string | undefined,
-  ): Pick<PlannerSnapshot, 'principals' | 'switchedOff' | 'edges'> {
+  ): Pick<PlannerSnapshot, 'principals' | 'switchedOff' | 'edges' | 'principalCounters'> {
     const { learners } = this;
     if (learners === undefined)
       return principal === undefined
@@ -370,6 +372,7 @@ export class Planner {
     if (counts === undefined) return { switchedOff: [], edges: [] };
     const own = new TransitionLearner({}, counts);
     return {
+      ...(counts.counters === undefined ? {} : { principalCounters: counts.counters }),
       switchedOff: own.switchedOff().map((off) => ({ principal, ...off })),
       edges: rankEdgesByDivergence(own.edges()),
     };
@@ -458,6 +461,8 @@ export class Planner {
       found = { result: cached.result, served: { source: 'cache', ageMs: this.now() - cached.storedAtMs } };
       this.counts.hits += 1;
       this.counts.latencySavedMs += cached.costMs ?? 0;
+      this.learners?.count(parts.principal, 'hits');
+      this.learners?.count(parts.principal, 'latencySavedMs', cached.costMs ?? 0);
     } else {
       const flight = this.cache.inFlight(parts);
       if (flight) {
@@ -470,6 +475,8 @@ export class Planner {
           found = { result, served: { source: 'in_flight', ageMs: 0 } };
           this.counts.joins += 1;
           this.counts.latencySavedMs += joinedAtMs - flight.startedAtMs;
+          this.learners?.count(parts.principal, 'joins');
+          this.learners?.count(parts.principal, 'latencySavedMs', joinedAtMs - flight.startedAtMs);
         }
       }
     }
@@ -658,6 +665,7 @@ export class Planner {
           return;
         }
         this.counts.dispatched += 1;
+        this.learners?.count(parts.principal, 'dispatched');
         this.options.logger.debug({ tool: candidate.tool, args: candidate.args }, 'planner: dispatched');
         const flight = this.cache.begin(parts, (used) => ticket.settle(used ? 'used' : 'unused'));
         const startedAtMs = this.now();
@@ -681,7 +689,10 @@ export class Planner {
           this.speculating.delete(call);
         }
         this.reportSpeculative(parts.principal, prepared, this.now() - startedAtMs, result, failure);
-        if (result === undefined || result.isError === true) this.counts.failed += 1;
+        if (result === undefined || result.isError === true) {
+          this.counts.failed += 1;
+          this.learners?.count(parts.principal, 'failed');
+        }
         flight.settle(result, ttlS, this.now() - startedAtMs);
         if (flight.stale) this.counts.invalidated += 1;
       },

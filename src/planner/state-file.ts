@@ -16,7 +16,10 @@ import {
 export interface OwnPlannerState {
   /** Counted by this process since it started (from `zeroCounters()`), not seeded from the file. */
   counters: PlannerCounters;
-  /** `LearnerPool.toState()` of a pool built from what `load()` returned; its `counters` are ignored. */
+  /**
+   * `LearnerPool.toState()` of a pool built from what `load()` returned; its top-level `counters` are ignored,
+   * each principal's are counted by this process since it started (like `counters`).
+   */
   learned: LearnedState;
 }
 
@@ -80,8 +83,11 @@ export class PlannerStateStore {
   async load(): Promise<LearnedState | undefined> {
     const read = await this.read();
     if (read.kind === 'state') {
-      // Counters are counted from zero by each process (see OwnPlannerState), so they start from zero here.
-      this.base = { ...structuredClone(read.state), counters: zeroCounters() };
+      // Counters are counted from zero by each process (see OwnPlannerState), so they start from zero here; so do
+      // each principal's (LearnerPool counts them from zero too).
+      const base = structuredClone(read.state);
+      for (const entry of Object.values(base.principals)) delete entry.counters;
+      this.base = { ...base, counters: zeroCounters() };
       return read.state;
     }
     if (read.kind === 'bad')
