@@ -52,6 +52,7 @@ import {
   PRIVATE_UNCACHED,
   ListenStreamCap,
   RequestAdmission,
+  CallRateLimiter,
   RequestStateSeal,
   type StdioServing,
   type StreamOrigin,
@@ -280,12 +281,13 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         'What the planner ran ahead of the agent and what it saved: calls dispatched, hits, joins, wasted, latency saved.',
       mimeType: 'application/json',
     },
-    read: () => ({
+    // Each reader sees what the planner learned for them alone: who else uses the server is not theirs to know.
+    read: (principal) => ({
       contents: [
         {
           uri: PLANNER_STATS_URI,
           mimeType: 'application/json',
-          text: JSON.stringify(planner.snapshot(), null, 2),
+          text: JSON.stringify(planner.snapshot(principal), null, 2),
         },
       ],
     }),
@@ -319,6 +321,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const legacyClients = config?.server.legacyClients ?? 'serve';
   const limits: ServerLimits = { ...(config?.server.limits ?? DEFAULT_LIMITS), ...options.limits };
   const admission = new RequestAdmission(limits);
+  const callRate = new CallRateLimiter({ perMinute: limits.maxCallsPerMinutePerClient });
   const listenCap = new ListenStreamCap(limits.maxListenStreams);
 
   // The same for every server; built at the first one, once the plugins are mounted and the lists' hints known.
@@ -343,6 +346,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       streams,
       tasks,
       admission,
+      callRate,
     };
     return createBoundServer(
       {

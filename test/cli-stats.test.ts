@@ -107,7 +107,7 @@ describe('foresight stats', () => {
       expect(out).toMatch(new RegExp(`^  ${label} +${value.replace('.', '\\.')}$`, 'm'));
     expect(out).toMatch(/^hit rate +40\.0% /m); // (6 + 2) / 20
     expect(out).toMatch(/^wasted per hit +1\.25 /m); // 10 / 8
-    expect(out).toMatch(/^ {2}workspace__grep {2}use rate 8\.3% of the last 12$/m);
+    expect(out).toMatch(/^ {2}workspace__grep {2}use rate 8\.3% of the last 12 {2}\(local\)$/m);
     const edgeLines = out.split('\n').filter((line) => line.includes(' → ') && !line.includes('from → to'));
     expect(edgeLines.map((line) => line.trim().split(/ {2,}/)[0])).toEqual(RANKED);
     expect(edgeLines[0]).toMatch(/workspace__read_file +0\.50 +0\.90 +40$/);
@@ -121,11 +121,29 @@ describe('foresight stats', () => {
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.stdout) as {
       file: string;
-      state: typeof STATE;
+      state: unknown;
+      principals: unknown;
       edges: { from: string; to: string; learned: number; calls: number; divergence: number }[];
     };
     expect(printed.file).toBe(path.join(dataDir, 'planner-state.json'));
-    expect(printed.state).toEqual(STATE);
+    // A version 1 file is read as the local user's learning (version 2 keeps it per principal).
+    const { tools, edges, ...rest } = STATE;
+    expect(printed.state).toEqual({
+      ...rest,
+      version: 2,
+      principals: { local: { seenAt: STATE.savedAt, tools, edges } },
+    });
+    expect(printed.principals).toEqual([
+      {
+        principal: 'local',
+        seenAt: STATE.savedAt,
+        dispatched: 0,
+        served: 0,
+        calls: 100,
+        edges: 4,
+        switchedOff: 1,
+      },
+    ]);
     expect(printed.edges.map((edge) => `${edge.from} → ${edge.to}`)).toEqual(RANKED);
     expect(printed.edges[0]).toMatchObject({ learned: 0.9, calls: 40 });
     expect(printed.edges[0]?.divergence).toBeCloseTo((0.4 * 40) / 48, 12);
@@ -143,6 +161,7 @@ describe('foresight stats', () => {
     expect(JSON.parse(json.stdout)).toEqual({
       file: path.join(dataDir, 'planner-state.json'),
       state: null,
+      principals: [],
       edges: [],
     });
   });
@@ -198,5 +217,77 @@ export default { id: 'marker', version: '1.0.0', build() { writeFileSync('built.
     expect(run.stderr).toMatch(/not JSON/);
     expect(await readFile(file, 'utf8')).toBe('{"version": 1, "counters": ');
     expect(existsSync(`${file}.bad`)).toBe(false);
+  });
+
+  it('lists the principals, and --principal shows one principal’s own edges, apart from the others’', async () => {
+    const edge = (from: string, to: string, followed: number) => ({
+      from,
+      to,
+      prior: 0.1,
+      followed,
+      offered: [],
+      matched: [],
+    });
+    const state = {
+      version: 2,
+      savedAt: '2025-06-02T00:00:00.000Z',
+      counters: STATE.counters,
+      principals: {
+        'sub:auth.example.com:alice': {
+          seenAt: '2025-06-02T00:00:00.000Z',
+          counters: { dispatched: 8, hits: 5, joins: 1, failed: 1, latencySavedMs: 2_500 },
+          tools: { gh__list: { calls: 10 } },
+          edges: [edge('gh__list', 'gh__get', 9)],
+        },
+        'sub:auth.example.com:bob': {
+          seenAt: '2025-06-01T00:00:00.000Z',
+          tools: { gh__search: { calls: 4 } },
+          edges: [edge('gh__search', 'gh__read', 1)],
+        },
+      },
+    };
+    await writeState(path.join(dataDir, 'planner-state.json'), state);
+    const cwd = await makeWorkspace();
+    const env = { FORESIGHT_DATA_DIR: dataDir };
+
+    const all = await runCli(['stats'], { cwd, env });
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/^principals \(2, the most recently seen first/m);
+    expect(all.stdout).toMatch(
+      /^ {2}sub:auth\.example\.com:alice +seen 2025-06-02T00:00:00\.000Z +calls 10 +run ahead 8 +served 6 +edges 1 /m,
+    );
+    expect(all.stdout).toMatch(
+      /^ {2}sub:auth\.example\.com:bob +seen 2025-06-01T00:00:00\.000Z +calls 4 +run ahead 0 +served 0 +edges 1 /m,
+    );
+
+    const alice = await runCli(['stats', '--principal', 'sub:auth.example.com:alice'], { cwd, env });
+    expect(alice.stderr).toBe('');
+    expect(alice.code).toBe(0);
+    expect(alice.stdout).toContain(
+      'principal sub:auth.example.com:alice (last seen 2025-06-02T00:00:00.000Z): 10 agent calls',
+    );
+    expect(alice.stdout).toMatch(/^ {2}gh__list → gh__get +0\.10 +0\.90 +10$/m);
+    // Her own counters: what the planner ran ahead for her and what her agents got from it.
+    expect(alice.stdout).toMatch(/^ {2}dispatched +8$/m);
+    expect(alice.stdout).toMatch(/^ {2}hits +5$/m);
+    expect(alice.stdout).toMatch(/^ {2}latency saved +2\.5 s$/m);
+    expect(alice.stdout).toMatch(/^hit rate +75\.0% /m); // (5 + 1) / 8
+    expect(alice.stdout).not.toContain('gh__search');
+
+    const bob = await runCli(['stats', '--principal', 'sub:auth.example.com:bob', '--json'], { cwd, env });
+    expect(bob.code).toBe(0);
+    const printed = JSON.parse(bob.stdout) as {
+      principal: string;
+      tools: object;
+      ranked: { from: string }[];
+    };
+    expect(printed.principal).toBe('sub:auth.example.com:bob');
+    expect(printed.tools).toEqual({ gh__search: { calls: 4 } });
+    expect(printed.ranked.map((ranked) => ranked.from)).toEqual(['gh__search']);
+
+    const unknown = await runCli(['stats', '--principal', 'sub:auth.example.com:carol'], { cwd, env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no principal "sub:auth.example.com:carol" in the planner state');
+    expect(unknown.stderr).toContain('it knows 2: sub:auth.example.com:alice, sub:auth.example.com:bob');
   });
 });

@@ -297,15 +297,14 @@ describe('memory bounds', () => {
 
 describe('state', () => {
   it('round-trips through toState as plain JSON', () => {
-    const learner = new TransitionLearner({ lagWindow: 1, now: () => Date.UTC(2025, 0, 2) });
+    const learner = new TransitionLearner({ lagWindow: 1 });
     for (let i = 0; i < 12; i += 1) {
       const a = learner.observeCall(S, 'a', '{}');
       learner.observePlanned(a, [link('r', 0.5, ['k0', 'k1'])]);
       calls(learner, S, i < 3 ? 'r:k0' : 'x');
     }
     const state = JSON.parse(JSON.stringify(learner.toState())) as ReturnType<TransitionLearner['toState']>;
-    expect(state).toMatchObject({ version: 1, savedAt: '2025-01-02T00:00:00.000Z' });
-    expect(state.counters.dispatched).toBe(0);
+    expect(Object.keys(state).sort()).toEqual(['edges', 'tools']);
     const restored = new TransitionLearner({ lagWindow: 1 }, state);
     expect(restored.edges()).toEqual(learner.edges());
     expect(restored.probability('a', 'r', 0, 0.5)).toBe(learner.probability('a', 'r', 0, 0.5));
@@ -317,9 +316,6 @@ describe('state', () => {
     const learner = new TransitionLearner(
       {},
       {
-        version: 1,
-        savedAt: '',
-        counters: new TransitionLearner().toState().counters,
         tools: { a: { calls: 4 } },
         edges: [{ from: 'a', to: 'r', prior: 0.5, followed: 2, offered: [2], matched: [9] }],
       },

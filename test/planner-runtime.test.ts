@@ -547,11 +547,18 @@ describe('planner: learning at run time', () => {
 
     const saved = JSON.parse(await readFile(stateFile, 'utf8')) as {
       counters: Record<string, number>;
-      edges: { from: string; to: string; followed: number; offered: number[]; matched: number[] }[];
+      principals: Record<
+        string,
+        { edges: { from: string; to: string; followed: number; offered: number[]; matched: number[] }[] }
+      >;
     };
     // Three run ahead, two served, and the third left unserved at close: wasted.
     expect(saved.counters).toMatchObject({ dispatched: 3, hits: 2, wasted: 1 });
-    expect(saved.edges.find((edge) => edge.from === 'rec__list' && edge.to === 'rec__get')).toMatchObject({
+    // The in-memory client is the local user: what it taught is the `local` principal's.
+    expect(Object.keys(saved.principals)).toEqual(['local']);
+    expect(
+      saved.principals.local?.edges.find((edge) => edge.from === 'rec__list' && edge.to === 'rec__get'),
+    ).toMatchObject({
       followed: 1,
       offered: [1, 1, 1],
       matched: [1, 1, 0],

@@ -5,15 +5,15 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type PlannerCounters, zeroCounters } from '../src/planner/counters.js';
 import { foresightDataDir, plannerStateFile } from '../src/planner/data-dir.js';
-import { type PlannedLink, TransitionLearner } from '../src/planner/learning.js';
 import {
   type LearnedState,
-  PlannerStateStore,
-  type PlannerStateStoreOptions,
   addCounters,
   parseLearnedState,
   subtractCounters,
-} from '../src/planner/state-file.js';
+} from '../src/planner/learned-state.js';
+import { LearnerPool } from '../src/planner/learner-pool.js';
+import type { PlannedLink } from '../src/planner/learning.js';
+import { PlannerStateStore, type PlannerStateStoreOptions } from '../src/planner/state-file.js';
 
 describe('where the state file lives', () => {
   it('FORESIGHT_DATA_DIR wins on every platform', () => {
@@ -87,8 +87,9 @@ function storeOn(file: string, options: PlannerStateStoreOptions = {}) {
   return { store, warnings };
 }
 
-/** `a` called `times` times, each followed by `r` with the planned set (used when `used`). */
-function teach(learner: TransitionLearner, session: string, times: number, used: boolean): void {
+/** `a` called `times` times by `principal`, each followed by `r` with the planned set (used when `used`). */
+function teach(pool: LearnerPool, session: string, times: number, used: boolean, principal = 'local'): void {
+  const learner = pool.of(principal);
   const planned: PlannedLink[] = [{ to: 'r', prior: 0.5, sets: [{ argsKey: 'k', status: 'dispatched' }] }];
   for (let i = 0; i < times; i += 1) {
     learner.observePlanned(learner.observeCall(session, 'a', '{}'), planned);
@@ -103,8 +104,12 @@ async function onDisk(file: string): Promise<LearnedState> {
   return parsed.state;
 }
 
-const edgeOf = (state: LearnedState, from: string, to: string) =>
-  state.edges.find((edge) => edge.from === from && edge.to === to);
+/** What the file holds for `principal` (the local user by default). */
+const of = (state: LearnedState, principal = 'local') =>
+  state.principals[principal] ?? { seenAt: '', tools: {}, edges: [] };
+
+const edgeOf = (state: LearnedState, from: string, to: string, principal = 'local') =>
+  of(state, principal).edges.find((edge) => edge.from === from && edge.to === to);
 
 describe('PlannerStateStore', () => {
   it('a missing file is a fresh start, without a warning', async () => {
@@ -116,7 +121,7 @@ describe('PlannerStateStore', () => {
   it('round-trips: creates the directories (0700) and the file (0600), and load returns what was saved', async () => {
     const file = path.join(dir, 'a', 'b', 'planner-state.json');
     const { store, warnings } = storeOn(file, { now: () => Date.UTC(2025, 5, 1) });
-    const learner = new TransitionLearner();
+    const learner = new LearnerPool({ now: () => Date.UTC(2025, 5, 1) });
     teach(learner, 's', 3, true);
     await store.save({
       counters: counters({ dispatched: 5, hits: 2, latencySavedMs: 1234.5 }),
@@ -129,9 +134,10 @@ describe('PlannerStateStore', () => {
     }
     const loaded = await storeOn(file).store.load();
     expect(loaded).toEqual({
-      ...learner.toState(),
+      version: 2,
       savedAt: '2025-06-01T00:00:00.000Z',
       counters: loaded?.counters,
+      principals: { local: learner.countsOf('local') },
     });
     expect(loaded?.counters).toEqual(counters({ dispatched: 5, hits: 2, latencySavedMs: 1234.5 }));
     expect(await readdir(path.dirname(file))).toEqual(['planner-state.json']); // no temp or lock file left
@@ -141,15 +147,15 @@ describe('PlannerStateStore', () => {
     const file = path.join(dir, 'planner-state.json');
     const one = storeOn(file);
     const two = storeOn(file);
-    const learnerOne = new TransitionLearner({}, await one.store.load());
-    const learnerTwo = new TransitionLearner({}, await two.store.load());
+    const learnerOne = new LearnerPool({}, await one.store.load());
+    const learnerTwo = new LearnerPool({}, await two.store.load());
     teach(learnerOne, 's1', 3, true);
     teach(learnerTwo, 's2', 2, false);
     await one.store.save({ counters: counters({ dispatched: 3, hits: 3 }), learned: learnerOne.toState() });
     await two.store.save({ counters: counters({ dispatched: 2, wasted: 2 }), learned: learnerTwo.toState() });
     let state = await onDisk(file);
     expect(state.counters).toEqual(counters({ dispatched: 5, hits: 3, wasted: 2 }));
-    expect(state.tools.a?.calls).toBe(5);
+    expect(of(state).tools.a?.calls).toBe(5);
     expect(edgeOf(state, 'a', 'r')).toMatchObject({ followed: 3, offered: [5, 0, 0], matched: [3, 0, 0] });
 
     // Saving again adds only what is new since the last save, not the whole again.
@@ -157,13 +163,13 @@ describe('PlannerStateStore', () => {
     await one.store.save({ counters: counters({ dispatched: 4, hits: 4 }), learned: learnerOne.toState() });
     state = await onDisk(file);
     expect(state.counters).toEqual(counters({ dispatched: 6, hits: 4, wasted: 2 }));
-    expect(state.tools.a?.calls).toBe(6);
+    expect(of(state).tools.a?.calls).toBe(6);
     expect(edgeOf(state, 'a', 'r')).toMatchObject({ followed: 4, offered: [6, 0, 0], matched: [4, 0, 0] });
     expect(one.warnings.concat(two.warnings)).toEqual([]);
 
     // A third process that starts from the file counts on top of it, without doubling it.
     const three = storeOn(file);
-    const learnerThree = new TransitionLearner({}, await three.store.load());
+    const learnerThree = new LearnerPool({}, await three.store.load());
     teach(learnerThree, 's3', 1, false);
     await three.store.save({ counters: counters({ dispatched: 1 }), learned: learnerThree.toState() });
     state = await onDisk(file);
@@ -176,14 +182,14 @@ describe('PlannerStateStore', () => {
     const stores = Array.from({ length: 4 }, () => storeOn(file));
     await Promise.all(
       stores.map(({ store }, i) => {
-        const learner = new TransitionLearner();
+        const learner = new LearnerPool();
         teach(learner, `s${i}`, i + 1, true);
         return store.save({ counters: counters({ hits: i + 1 }), learned: learner.toState() });
       }),
     );
     const state = await onDisk(file);
     expect(state.counters.hits).toBe(1 + 2 + 3 + 4);
-    expect(state.tools.a?.calls).toBe(10);
+    expect(of(state).tools.a?.calls).toBe(10);
     expect(stores.flatMap(({ warnings }) => warnings)).toEqual([]);
   });
 
@@ -192,30 +198,30 @@ describe('PlannerStateStore', () => {
     const autoOff = { window: 4, minSamples: 2 };
     const one = storeOn(file);
     const two = storeOn(file);
-    const learnerOne = new TransitionLearner({ autoOff }, await one.store.load());
-    const learnerTwo = new TransitionLearner({ autoOff }, await two.store.load());
+    const learnerOne = new LearnerPool({ autoOff }, await one.store.load());
+    const learnerTwo = new LearnerPool({ autoOff }, await two.store.load());
     teach(learnerOne, 's1', 2, false); // r switched off by process one
     teach(learnerTwo, 's2', 1, true);
-    learnerTwo.observeCall('s2', 'z', '{}'); // process two also knows tool z
+    learnerTwo.of('local').observeCall('s2', 'z', '{}'); // process two also knows tool z
     await one.store.save({ counters: zeroCounters(), learned: learnerOne.toState() });
-    expect((await onDisk(file)).tools.r).toEqual({ calls: 0, ring: [false, false], off: true });
+    expect(of(await onDisk(file)).tools.r).toEqual({ calls: 0, ring: [false, false], off: true });
     await two.store.save({ counters: zeroCounters(), learned: learnerTwo.toState() });
-    expect((await onDisk(file)).tools.r).toEqual({ calls: 1, ring: [true] });
+    expect(of(await onDisk(file)).tools.r).toEqual({ calls: 1, ring: [true] });
 
     // Process one saves again without touching r's ring: the file keeps process two's.
-    learnerOne.observeCall('s1', 'q', '{}');
+    learnerOne.of('local').observeCall('s1', 'q', '{}');
     await one.store.save({ counters: zeroCounters(), learned: learnerOne.toState() });
     const state = await onDisk(file);
-    expect(state.tools.r).toEqual({ calls: 1, ring: [true] });
-    expect(Object.keys(state.tools).sort()).toEqual(['a', 'q', 'r', 'x', 'z']);
+    expect(of(state).tools.r).toEqual({ calls: 1, ring: [true] });
+    expect(Object.keys(of(state).tools).sort()).toEqual(['a', 'q', 'r', 'x', 'z']);
   });
 
   it.each([
     ['not JSON', '{"version": 1, "counters": ', /not JSON/],
     [
       'another version',
-      '{"version": 2, "savedAt": "", "counters": {}, "tools": {}, "edges": []}',
-      /version 2/,
+      '{"version": 3, "savedAt": "", "counters": {}, "principals": {}}',
+      /version 3 is not 1 or 2/,
     ],
     [
       'a bad field',
@@ -232,14 +238,14 @@ describe('PlannerStateStore', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(file);
       expect(warnings[0]).toMatch(why);
-      const learner = new TransitionLearner();
+      const learner = new LearnerPool();
       teach(learner, 's', 1, true);
       await store.save({ counters: counters({ hits: 1 }), learned: learner.toState() });
       expect(await readFile(`${file}.bad`, 'utf8')).toBe(text);
       expect(warnings[1]).toContain(`${file}.bad`);
       const state = await onDisk(file);
       expect(state.counters.hits).toBe(1);
-      expect(state.tools.a?.calls).toBe(1);
+      expect(of(state).tools.a?.calls).toBe(1);
     },
   );
 
@@ -254,7 +260,7 @@ describe('PlannerStateStore', () => {
     const file = path.join(dir, 'a-file', 'sub', 'planner-state.json');
     const { store, warnings } = storeOn(file);
     await expect(
-      store.save({ counters: zeroCounters(), learned: new TransitionLearner().toState() }),
+      store.save({ counters: zeroCounters(), learned: new LearnerPool().toState() }),
     ).resolves.toBe(undefined);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^planner state not saved to .*planner-state\.json: .*(ENOTDIR|EEXIST)/);
@@ -268,7 +274,7 @@ describe('PlannerStateStore', () => {
       await mkdir(readOnly, { mode: 0o500 });
       await chmod(readOnly, 0o500);
       const { store, warnings } = storeOn(path.join(readOnly, 'planner-state.json'));
-      await store.save({ counters: zeroCounters(), learned: new TransitionLearner().toState() });
+      await store.save({ counters: zeroCounters(), learned: new LearnerPool().toState() });
       expect(warnings[0]).toMatch(/not saved.*EACCES/);
       await chmod(readOnly, 0o700);
     },
@@ -280,7 +286,7 @@ describe('PlannerStateStore', () => {
     const { store, warnings } = storeOn(file);
     expect(await store.load()).toBeUndefined();
     expect(warnings[0]).toMatch(/cannot be read/);
-    await store.save({ counters: counters({ hits: 1 }), learned: new TransitionLearner().toState() });
+    await store.save({ counters: counters({ hits: 1 }), learned: new LearnerPool().toState() });
     expect(warnings[1]).toMatch(/not saved.*cannot be read/);
     expect((await stat(file)).isDirectory()).toBe(true);
   });
@@ -289,11 +295,11 @@ describe('PlannerStateStore', () => {
     const file = path.join(dir, 'planner-state.json');
     await writeFile(`${file}.lock`, '');
     const { store, warnings } = storeOn(file, { lockWaitMs: 60 });
-    await store.save({ counters: counters({ hits: 2 }), learned: new TransitionLearner().toState() });
+    await store.save({ counters: counters({ hits: 2 }), learned: new LearnerPool().toState() });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/another process held .*\.lock/);
     await rm(`${file}.lock`);
-    await store.save({ counters: counters({ hits: 3 }), learned: new TransitionLearner().toState() });
+    await store.save({ counters: counters({ hits: 3 }), learned: new LearnerPool().toState() });
     expect((await onDisk(file)).counters.hits).toBe(3);
   });
 
@@ -303,7 +309,7 @@ describe('PlannerStateStore', () => {
     const old = new Date(Date.now() - 60_000);
     await utimes(`${file}.lock`, old, old);
     const { store, warnings } = storeOn(file, { lockWaitMs: 60, staleLockMs: 10_000 });
-    await store.save({ counters: counters({ hits: 1 }), learned: new TransitionLearner().toState() });
+    await store.save({ counters: counters({ hits: 1 }), learned: new LearnerPool().toState() });
     expect(warnings).toEqual([]);
     expect((await onDisk(file)).counters.hits).toBe(1);
   });
@@ -324,7 +330,8 @@ describe('edges the planner adds itself', () => {
     const file = path.join(dir, 'state.json');
     const store = new PlannerStateStore({ file });
     await store.load();
-    const learner = new TransitionLearner({ priorStrength: 8, lagWindow: 1 });
+    const pool = new LearnerPool({ priorStrength: 8, lagWindow: 1 });
+    const learner = pool.of('local');
     const read = learner.observeCall('s', 'read', 'a');
     learner.observePlanned(read, [
       { to: 'read', prior: 0.3, sets: [{ argsKey: 'import', status: 'dispatched' }] },
@@ -332,9 +339,11 @@ describe('edges the planner adds itself', () => {
     ]);
     learner.observeCall('s', 'read', 'next');
     learner.endSession('s');
-    await store.save({ counters: zeroCounters(), learned: learner.toState() });
+    await store.save({ counters: zeroCounters(), learned: pool.toState() });
     const saved = await new PlannerStateStore({ file }).load();
-    const edges = (saved?.edges ?? []).filter((edge) => edge.from === 'read' && edge.to === 'read');
+    const edges = (saved?.principals.local?.edges ?? []).filter(
+      (edge) => edge.from === 'read' && edge.to === 'read',
+    );
     expect(edges.map((edge) => [edge.via ?? null, edge.matched[0]])).toEqual(
       expect.arrayContaining([
         [null, 0],

@@ -18,21 +18,21 @@ import {
 } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
 import { createLogger, describeThrown, type Logger, type MountedPlugin } from '../host/index.js';
-import {
-  COUNTER_NAMES,
-  type LearnedState,
-  PlannerStateStore,
-  type RankedEdge,
-  TransitionLearner,
-  plannerStateFile,
-  rankEdgesByDivergence,
-} from '../planner/index.js';
+import { type LearnedState, PlannerStateStore, plannerStateFile } from '../planner/index.js';
 import { checkExposure } from '../protocol/index.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 import { resolveLogLevel } from './log-level.js';
 import { progressLine } from './progress.js';
+import {
+  STATS_PRINCIPALS,
+  combinedEdges,
+  principalEdges,
+  principalSummaries,
+  principalText,
+  statsText,
+} from './stats-text.js';
 
 export interface CommonOptions {
   config?: string;
@@ -387,23 +387,21 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
   );
 }
 
-/** Edges `stats` shows: the ones whose learned rate strays furthest from the graph's prior. */
-const STATS_EDGES = 10;
-
-/** Reads the planner's state file (no plugin is built or started) and prints what it learned. */
-export async function statsCommand(options: CommonOptions & { json?: boolean }): Promise<void> {
+/** Reads the planner's state file (no plugin is built or started) and prints what it learned, or one principal's part. */
+export async function statsCommand(
+  options: CommonOptions & { json?: boolean; principal?: string },
+): Promise<void> {
   // Only [planner] is read: no plugin starts, so its secrets need not be set.
   const config = await load(options, false);
   const file = config.planner.stateFile ?? plannerStateFile();
   const warnings: string[] = [];
   const state = await new PlannerStateStore({ file, onWarning: (message) => warnings.push(message) }).load();
   if (warnings.length > 0) throw new CliError(warnings.join('\n'), 1);
-  const edges =
-    state === undefined
-      ? []
-      : rankEdgesByDivergence(new TransitionLearner({}, state).edges(), { limit: STATS_EDGES });
+  if (options.principal !== undefined) return principalStats(file, options.principal, state, options.json);
+  const edges = state === undefined ? [] : combinedEdges(state);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ file, state: state ?? null, edges }, null, 2)}\n`);
+    const principals = state === undefined ? [] : principalSummaries(state);
+    process.stdout.write(`${JSON.stringify({ file, state: state ?? null, principals, edges }, null, 2)}\n`);
     return;
   }
   if (state === undefined) {
@@ -415,58 +413,25 @@ export async function statsCommand(options: CommonOptions & { json?: boolean }):
   process.stdout.write(statsText(file, state, edges));
 }
 
-const COUNTER_LABELS: Record<(typeof COUNTER_NAMES)[number], string> = {
-  dispatched: 'dispatched',
-  hits: 'hits',
-  joins: 'joins',
-  wasted: 'wasted',
-  expired: 'expired',
-  invalidated: 'invalidated',
-  failed: 'failed',
-  dropped: 'dropped',
-  latencySavedMs: 'latency saved',
-};
-
-function statsText(file: string, state: LearnedState, edges: readonly RankedEdge[]): string {
-  const { counters } = state;
-  const lines = [`planner state: ${file} (saved ${state.savedAt})`, '', 'counters'];
-  for (const name of COUNTER_NAMES) {
-    const value =
-      name === 'latencySavedMs' ? `${(counters[name] / 1000).toFixed(1)} s` : String(counters[name]);
-    lines.push(`  ${COUNTER_LABELS[name].padEnd(16)}${value}`);
+function principalStats(
+  file: string,
+  principal: string,
+  state: LearnedState | undefined,
+  json: boolean | undefined,
+): void {
+  const counts = state?.principals[principal];
+  if (counts === undefined) {
+    const known = state === undefined ? [] : principalSummaries(state).map((summary) => summary.principal);
+    const listed =
+      known.length === 0
+        ? 'it knows no principal yet'
+        : `it knows ${known.length}: ${known.slice(0, STATS_PRINCIPALS).join(', ')}${known.length > STATS_PRINCIPALS ? ', …' : ''}`;
+    throw new CliError(`no principal "${principal}" in the planner state ${file}; ${listed}`, 1);
   }
-  const served = counters.hits + counters.joins;
-  lines.push(
-    '',
-    `hit rate        ${counters.dispatched > 0 ? `${percent(served / counters.dispatched)}` : 'n/a (nothing dispatched)'}  (hits + joins) / dispatched`,
-    `wasted per hit  ${served > 0 ? (counters.wasted / served).toFixed(2) : 'n/a (no hits)'}  wasted / (hits + joins)`,
-    '',
-  );
-  const off = new TransitionLearner({}, state).switchedOff();
-  if (off.length === 0) lines.push('switched off: none');
-  else {
-    lines.push('switched off (the agent rarely used what ran ahead):');
-    for (const tool of off)
-      lines.push(`  ${tool.tool}  use rate ${percent(tool.useRate)} of the last ${tool.samples}`);
+  if (json) {
+    const edges = principalEdges(counts);
+    process.stdout.write(`${JSON.stringify({ file, principal, ...counts, ranked: edges }, null, 2)}\n`);
+    return;
   }
-  lines.push('');
-  if (edges.length === 0) lines.push('learned edges: none yet');
-  else {
-    const names = edges.map((edge) => `${edge.from} → ${edge.to}${edge.via ? ` (${edge.via})` : ''}`);
-    const width = Math.max(...names.map((name) => name.length), 'from → to'.length);
-    lines.push(
-      `learned edges furthest from their priors:`,
-      `  ${'from → to'.padEnd(width)}  prior  learned  calls`,
-    );
-    edges.forEach((edge, i) =>
-      lines.push(
-        `  ${(names[i] ?? '').padEnd(width)}  ${edge.prior.toFixed(2).padStart(5)}  ${edge.learned.toFixed(2).padStart(7)}  ${String(edge.calls).padStart(5)}`,
-      ),
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function percent(share: number): string {
-  return `${(share * 100).toFixed(1)}%`;
+  process.stdout.write(principalText(file, principal, counts));
 }

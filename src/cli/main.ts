@@ -84,6 +84,10 @@ program
   .description("print the planner's counters and what it learned, from its state file (starts no plugin)")
   .option('-c, --config <file>', 'config file (for [planner] state_file)')
   .option('--json', 'print the state and the ranked edges as JSON')
+  .option(
+    '--principal <principal>',
+    "show one principal's learned follow-ups (e.g. sub:auth.example.com:248289761001)",
+  )
   .action((options) => statsCommand(options));
 
 program

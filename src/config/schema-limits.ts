@@ -14,6 +14,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxInFlight: 64,
   maxInFlightPerClient: 16,
   maxQueuedPerClient: 256,
+  maxCallsPerMinutePerClient: 0,
   maxRequestBytes: 4 * MIB,
   maxDepth: 64,
   headersTimeoutMs: 10_000,
@@ -28,6 +29,9 @@ export const LimitsSchema = closedTable({
   max_in_flight: intBetween(1, 10_000).default(DEFAULT_LIMITS.maxInFlight),
   max_in_flight_per_client: intBetween(1, 10_000).default(DEFAULT_LIMITS.maxInFlightPerClient),
   max_queued_per_client: intBetween(0, 100_000).default(DEFAULT_LIMITS.maxQueuedPerClient),
+  max_calls_per_minute_per_client: intBetween(0, 1_000_000).default(
+    DEFAULT_LIMITS.maxCallsPerMinutePerClient,
+  ),
   max_request_bytes: intBetween(1024, 256 * MIB).default(DEFAULT_LIMITS.maxRequestBytes),
   max_depth: intBetween(8, 1_000).default(DEFAULT_LIMITS.maxDepth),
   headers_timeout_ms: durationMs({ min: 1_000, max: 600_000 }).default(DEFAULT_LIMITS.headersTimeoutMs),
@@ -40,6 +44,7 @@ export const LimitsSchema = closedTable({
   maxInFlight: raw.max_in_flight,
   maxInFlightPerClient: raw.max_in_flight_per_client,
   maxQueuedPerClient: raw.max_queued_per_client,
+  maxCallsPerMinutePerClient: raw.max_calls_per_minute_per_client,
   maxRequestBytes: raw.max_request_bytes,
   maxDepth: raw.max_depth,
   headersTimeoutMs: raw.headers_timeout_ms,
@@ -64,6 +69,12 @@ export interface ServerLimits {
    * stops reading stdin once this many requests are unanswered, so a pipelining client is slowed down, not refused.
    */
   maxQueuedPerClient: number;
+  /**
+   * Calls (tools, plugin resource reads, prompts) one client may make per minute, in a burst or spread out; one
+   * more is refused with E_RATE_LIMITED naming when to retry. 0 (the default): no limit. Calls the planner runs
+   * ahead do not count, nor a 2026-07-28 retry that answers the server's own question.
+   */
+  maxCallsPerMinutePerClient: number;
   /** Largest JSON-RPC message: an HTTP body or a stdio line. */
   maxRequestBytes: number;
   /** Deepest nesting of objects and arrays in one message (arguments and `_meta` included). */

@@ -229,6 +229,12 @@ export const errors = {
     (running: number, waiting: number) =>
       `the server is busy: this client already has ${running} calls running and ${waiting} waiting, the most it may queue; retry once some of them have answered`,
   ),
+  rateLimited: define(
+    'E_RATE_LIMITED',
+    'unavailable',
+    (perMinute: number, retryAfterS: number) =>
+      `too many calls: this client may make ${perMinute} calls a minute (server.limits.max_calls_per_minute_per_client); retry in ${retryAfterS} s`,
+  ),
   upstreamUnavailable: define(
     'E_UPSTREAM_UNAVAILABLE',
     'unavailable',

@@ -64,21 +64,30 @@ export type {
   AutoOffOptions,
   AutoOffSwitch,
 } from './learning.js';
+export { PlannerStateStore } from './state-file.js';
+export type { OwnPlannerState, PlannerStateStoreOptions } from './state-file.js';
 export {
-  PlannerStateStore,
   emptyLearnedState,
   parseLearnedState,
   addCounters,
   subtractCounters,
   mergeLearnedState,
-} from './state-file.js';
+  mergeLearnedCounts,
+  DEFAULT_MAX_PRINCIPALS,
+  LOCAL_PRINCIPAL_STATE,
+  PRINCIPAL_COUNTER_NAMES,
+  zeroPrincipalCounters,
+} from './learned-state.js';
 export type {
   LearnedState,
+  LearnedCounts,
+  PrincipalLearnedState,
+  PrincipalCounters,
   LearnedEdgeState,
   LearnedToolState,
-  OwnPlannerState,
-  PlannerStateStoreOptions,
-} from './state-file.js';
+} from './learned-state.js';
+export { LearnerPool, combineCounts } from './learner-pool.js';
+export type { LearnerPoolOptions, PrincipalSwitchedOff } from './learner-pool.js';
 export { plannerStateFile, foresightDataDir, PLANNER_STATE_FILE_NAME } from './data-dir.js';
 
 /** The running server's planner counters, as a resource every client can read. */

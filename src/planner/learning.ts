@@ -1,7 +1,6 @@
-// Learns what the agent really calls after each tool, per session, and blends it with the follow-up graph's priors.
-import { zeroCounters } from './counters.js';
+// Learns what one principal's agents really call after each tool, per session, and blends it with the graph's priors.
+import { type LearnedCounts, type LearnedEdgeState, edgeKey } from './learned-state.js';
 import { MAX_ARGUMENT_SETS_PER_LINK } from './projection.js';
-import { type LearnedEdgeState, type LearnedState, edgeKey } from './state-file.js';
 
 /**
  * What became of one planned argument set. `dispatched`: run ahead. `suppressed`: would have run, but
@@ -69,8 +68,6 @@ export interface LearnerOptions {
   maxSessions?: number;
   /** Told when auto-off switches a tool, after the learner has updated. Default: nothing. */
   onSwitch?(change: AutoOffSwitch): void;
-  /** Clock for `toState().savedAt`, in epoch ms. Default `Date.now`. */
-  now?: () => number;
 }
 
 /** A learned edge for display. */
@@ -145,14 +142,13 @@ export class TransitionLearner {
   private readonly maxOpenWindows: number;
   private readonly maxSessions: number;
   private readonly onSwitch: (change: AutoOffSwitch) => void;
-  private readonly now: () => number;
   private readonly tools = new Map<string, ToolStats>();
   private readonly edgeStats = new Map<string, LearnedEdgeState>();
   private readonly sessions = new Map<string, SessionWindows>();
   /** Counts observed calls: a session's `lastActive` is the count at its latest call. */
   private activity = 0;
 
-  constructor(options: LearnerOptions = {}, state?: LearnedState) {
+  constructor(options: LearnerOptions = {}, state?: LearnedCounts) {
     this.priorStrength = options.priorStrength ?? DEFAULT_PRIOR_STRENGTH;
     if (!(this.priorStrength > 0 && Number.isFinite(this.priorStrength)))
       throw new RangeError(`priorStrength must be a positive number, got ${this.priorStrength}`);
@@ -172,7 +168,6 @@ export class TransitionLearner {
     this.maxOpenWindows = positiveInt(options.maxOpenWindowsPerSession ?? 64, 'maxOpenWindowsPerSession');
     this.maxSessions = positiveInt(options.maxSessions ?? 1024, 'maxSessions');
     this.onSwitch = options.onSwitch ?? (() => {});
-    this.now = options.now ?? Date.now;
     if (state !== undefined) this.restore(state);
   }
 
@@ -281,28 +276,19 @@ export class TransitionLearner {
       .map(([tool, stats]) => ({ tool, useRate: useRate(stats.ring), samples: stats.ring.length }));
   }
 
-  /**
-   * Everything learned, as plain JSON. Open windows are not in it (they are counted when they close).
-   * The learner keeps no planner counters: `counters` is zero, and the store takes the real ones apart.
-   */
-  toState(): LearnedState {
-    const tools: LearnedState['tools'] = {};
+  /** Everything learned, as plain JSON. Open windows are not in it (they are counted when they close). */
+  toState(): LearnedCounts {
+    const tools: LearnedCounts['tools'] = {};
     for (const [tool, stats] of this.tools)
       tools[tool] = {
         calls: stats.calls,
         ...(stats.ring.length > 0 ? { ring: [...stats.ring] } : {}),
         ...(stats.off ? { off: true } : {}),
       };
-    return {
-      version: 1,
-      savedAt: new Date(this.now()).toISOString(),
-      counters: zeroCounters(),
-      tools,
-      edges: [...this.edgeStats.values()].map(copyEdge),
-    };
+    return { tools, edges: [...this.edgeStats.values()].map(copyEdge) };
   }
 
-  private restore(state: LearnedState): void {
+  private restore(state: LearnedCounts): void {
     for (const [tool, saved] of Object.entries(state.tools))
       this.tools.set(tool, {
         calls: saved.calls,

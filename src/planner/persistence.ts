@@ -1,6 +1,7 @@
-// Gives the planner its learner: the counts saved by earlier runs loaded at start, saved again as it runs and at close.
+// Gives the planner its learners (one per principal): the counts saved by earlier runs loaded at start, saved again as
+// it runs and at close.
 import type { Logger } from '../host/index.js';
-import { TransitionLearner } from './learning.js';
+import { LearnerPool } from './learner-pool.js';
 import type { Planner } from './planner.js';
 import { PlannerStateStore } from './state-file.js';
 
@@ -21,6 +22,8 @@ export interface AttachLearningOptions {
   file?: string;
   logger: Logger;
   saveEveryMs?: number;
+  /** Principals learned for, in memory and in the file. Default DEFAULT_MAX_PRINCIPALS (1,000). */
+  maxPrincipals?: number;
 }
 
 /** Loads the saved counts, gives the planner a learner built from them, and keeps saving. */
@@ -32,13 +35,21 @@ export async function attachLearning(
   const store = new PlannerStateStore({
     file: options.file,
     onWarning: (message) => logger.warn({}, message),
+    maxPrincipals: options.maxPrincipals,
   });
   const saved = await store.load();
-  const learner = new TransitionLearner(
+  const learners = new LearnerPool(
     {
+      maxPrincipals: options.maxPrincipals,
+      // A principal is a subject or a fingerprint, never a token: it may be logged.
       onSwitch: (change) =>
         logger.info(
-          { tool: change.tool, useRate: change.useRate, samples: change.samples },
+          {
+            principal: change.principal,
+            tool: change.tool,
+            useRate: change.useRate,
+            samples: change.samples,
+          },
           change.off
             ? 'planner: results run ahead for this tool keep going unused; running it ahead is off'
             : 'planner: the agent uses this tool’s follow-ups again; running it ahead is back on',
@@ -46,9 +57,9 @@ export async function attachLearning(
     },
     saved,
   );
-  planner.useLearner(learner, saved?.counters);
+  planner.useLearners(learners, saved?.counters);
   logger.debug({ file: store.file, loaded: saved !== undefined }, 'planner: learning');
-  const save = () => store.save({ counters: planner.snapshot().counters, learned: learner.toState() });
+  const save = () => store.save({ counters: planner.snapshot().counters, learned: learners.toState() });
   const timer = setInterval(() => void save(), options.saveEveryMs ?? SAVE_EVERY_MS);
   timer.unref();
   let closing: Promise<void> | undefined;

@@ -25,13 +25,14 @@ import {
   type PlannedLink,
   type RankedEdge,
   type SetOutcomeStatus,
-  type TransitionLearner,
+  TransitionLearner,
   positionPrior,
   rankEdgesByDivergence,
 } from './learning.js';
+import type { LearnerPool, PrincipalSwitchedOff } from './learner-pool.js';
 import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
-import { addCounters } from './state-file.js';
+import { type PrincipalCounters, addCounters } from './learned-state.js';
 import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
@@ -63,8 +64,8 @@ export interface PlannerOptions {
   /** `[tools."<name>"]` and `[tools."*"]`. */
   overrides?: Readonly<Record<string, ToolOverride>>;
   logger: Logger;
-  /** Learns what the agent really calls; without it, each argument set's probability is the prior alone. */
-  learner?: TransitionLearner;
+  /** Learns what each principal's agents really call; without it, each argument set's probability is the prior alone. */
+  learners?: LearnerPool;
   /** Clock in ms for the cache and the dispatcher. Default `Date.now`. */
   now?: () => number;
   cacheMaxBytes?: number;
@@ -112,15 +113,34 @@ export interface PlannerSnapshot {
   /** Agent calls waiting now for a speculative call still running (each becomes a join when it ends). */
   joining: number;
   cache: { entries: number; bytes: number };
-  /** Target tools auto-off has switched off, with the use rate of their recent results. */
-  switchedOff: { tool: string; useRate: number; samples: number }[];
-  /** The learned edges that differ most from their priors (at most 10). */
+  /**
+   * Principals the planner learns for (in memory and saved): each plans with its own counts. Only in the
+   * process-wide snapshot, not in one principal's.
+   */
+  principals?: number;
+  /**
+   * Target tools auto-off has switched off, with the use rate of their recent results: every principal's (each
+   * named), or in one principal's snapshot that principal's alone.
+   */
+  switchedOff: PrincipalSwitchedOff[];
+  /** In one principal's snapshot: what the planner did for that principal since this process started. */
+  principalCounters?: PrincipalCounters;
+  /**
+   * The learned edges that differ most from their priors (at most 10): every principal's counts added up, or in
+   * one principal's snapshot that principal's own (what the planner blends with the priors for it).
+   */
   edges: RankedEdge[];
   /**
    * `max_waste_per_hit` (null: no budget), and the budget's account of the recent calls run ahead
    * (faded): results used and unused, those still open counted by their probability.
    */
   wasteBudget: { maxWastePerHit: number | null; hits: number; waste: number };
+}
+
+/** An agent call as its principal's learner saw it: what was planned after it goes to the same learner. */
+interface Observed {
+  learner: TransitionLearner;
+  call: CallObservation;
 }
 
 /** What one listed tool's planning needs, worked out once per catalog build. */
@@ -189,12 +209,12 @@ export class Planner {
   /** One per speculative call running: the host wants a signal per request, and close() aborts them. */
   private readonly speculating = new Set<AbortController>();
   private closed = false;
-  private learner: TransitionLearner | undefined;
+  private learners: LearnerPool | undefined;
   /** Counters saved by earlier runs. */
   private earlier: PlannerCounters | undefined;
 
   constructor(private readonly options: PlannerOptions) {
-    this.learner = options.learner;
+    this.learners = options.learners;
     this.now = options.now ?? Date.now;
     this.cache = new ResultCache({ now: this.now, maxBytes: options.cacheMaxBytes });
     this.budget = new WasteBudget(options.settings.maxWastePerHit);
@@ -210,9 +230,9 @@ export class Planner {
     return this.options.settings.enabled;
   }
 
-  /** Starts learning from what the agent does (e.g. once its saved counts have loaded). */
-  useLearner(learner: TransitionLearner, earlier?: PlannerCounters): void {
-    this.learner = learner;
+  /** Starts learning from what the agents do, per principal (e.g. once the saved counts have loaded). */
+  useLearners(learners: LearnerPool, earlier?: PlannerCounters): void {
+    this.learners = learners;
     this.earlier = earlier;
   }
 
@@ -306,7 +326,8 @@ export class Planner {
     return notes;
   }
 
-  snapshot(): PlannerSnapshot {
+  /** The planner's state: process-wide, or with `principal` what it learned for that principal alone. */
+  snapshot(principal?: string): PlannerSnapshot {
     const cache = this.cache.stats;
     const budget = this.budget.state;
     const counters: PlannerCounters = {
@@ -323,13 +344,37 @@ export class Planner {
       queued: this.dispatcher.queued,
       joining: this.joining,
       cache: this.cache.size,
-      switchedOff: this.learner?.switchedOff() ?? [],
-      edges: this.learner ? rankEdgesByDivergence(this.learner.edges()) : [],
+      ...this.learned(principal),
       wasteBudget: {
         maxWastePerHit: Number.isFinite(budget.maxWastePerHit) ? budget.maxWastePerHit : null,
         hits: Math.round(budget.hits * 1000) / 1000,
         waste: Math.round(budget.waste * 1000) / 1000,
       },
+    };
+  }
+
+  /** What was learned: every principal's counts added up, or one principal's own. */
+  private learned(
+    principal: string | undefined,
+  ): Pick<PlannerSnapshot, 'principals' | 'switchedOff' | 'edges' | 'principalCounters'> {
+    const { learners } = this;
+    if (learners === undefined)
+      return principal === undefined
+        ? { principals: 0, switchedOff: [], edges: [] }
+        : { switchedOff: [], edges: [] };
+    if (principal === undefined)
+      return {
+        principals: learners.principals().length,
+        switchedOff: learners.switchedOff(),
+        edges: rankEdgesByDivergence(learners.combined().edges()),
+      };
+    const counts = learners.countsOf(principal);
+    if (counts === undefined) return { switchedOff: [], edges: [] };
+    const own = new TransitionLearner({}, counts);
+    return {
+      ...(counts.counters === undefined ? {} : { principalCounters: counts.counters }),
+      switchedOff: own.switchedOff().map((off) => ({ principal, ...off })),
+      edges: rankEdgesByDivergence(own.edges()),
     };
   }
 
@@ -358,17 +403,17 @@ export class Planner {
     const target = this.linkTargets().has(name);
     const argsKey = target ? canonicalJson(prepared.args) : '';
     if (writes(model)) {
-      this.learner?.observeCall(session, name, argsKey);
+      this.observe(session, name, argsKey);
       return this.mutate(prepared, model, env);
     }
     if (!target) {
       // The call goes out first: the learner hears of it while the plugin works, not before.
       const answered = host.callTool(name, prepared.args, env, callOptions(model));
-      const observation = this.learner?.observeCall(session, name, argsKey);
+      const observation = this.observe(session, name, argsKey);
       return this.answer(session, prepared, model, await answered, observation, undefined);
     }
 
-    const observation = this.learner?.observeCall(session, name, argsKey);
+    const observation = this.observe(session, name, argsKey);
     const listing = this.consumeListing(session, name, argsKey);
     const prefetched = await this.prefetched(session, prepared, argsKey, env);
     // A shared result must not be changed by the result hooks of this call.
@@ -385,7 +430,7 @@ export class Planner {
     prepared: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
-    observation: CallObservation | undefined,
+    observation: Observed | undefined,
     listing: Listing | undefined,
   ): CallToolResult {
     const answer = this.options.pipeline.finish(prepared, raw);
@@ -416,6 +461,8 @@ export class Planner {
       found = { result: cached.result, served: { source: 'cache', ageMs: this.now() - cached.storedAtMs } };
       this.counts.hits += 1;
       this.counts.latencySavedMs += cached.costMs ?? 0;
+      this.learners?.count(parts.principal, 'hits');
+      this.learners?.count(parts.principal, 'latencySavedMs', cached.costMs ?? 0);
     } else {
       const flight = this.cache.inFlight(parts);
       if (flight) {
@@ -428,6 +475,8 @@ export class Planner {
           found = { result, served: { source: 'in_flight', ageMs: 0 } };
           this.counts.joins += 1;
           this.counts.latencySavedMs += joinedAtMs - flight.startedAtMs;
+          this.learners?.count(parts.principal, 'joins');
+          this.learners?.count(parts.principal, 'latencySavedMs', joinedAtMs - flight.startedAtMs);
         }
       }
     }
@@ -483,12 +532,12 @@ export class Planner {
     prepared: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
-    observation: CallObservation | undefined,
+    observation: Observed | undefined,
     listing: Listing | undefined,
   ): void {
     if (model.followUp.length === 0 && listing === undefined) {
       // Nothing to plan: the learner hears so at once, without a turn of the event loop per call.
-      if (observation !== undefined) this.learner?.observePlanned(observation, []);
+      observation?.learner.observePlanned(observation.call, []);
       return;
     }
     // After the answer has gone out: planning never delays the agent's own call.
@@ -509,13 +558,13 @@ export class Planner {
     call: PreparedCall,
     model: ToolValueModel,
     raw: CallToolResult,
-    observation: CallObservation | undefined,
+    observation: Observed | undefined,
     listing: Listing | undefined,
   ): void {
     if (this.closed) return;
     const { enriched: from, args: prevArgs } = call;
     const { settings } = this.options;
-    const learner = this.learner;
+    const learner = observation?.learner;
     const published = from.ref.published;
     // Each link's argument sets that map and validate for its tool, in projection order, by the
     // canonical JSON of the agent-side arguments (what planFollowUps keys candidates by).
@@ -586,7 +635,7 @@ export class Planner {
         );
       }
     }
-    if (learner && observation !== undefined) {
+    if (observation !== undefined) {
       const links: PlannedLink[] = [...setsOf].map(([link, sets]) => ({
         to: link.tool,
         prior: link.probability,
@@ -596,7 +645,7 @@ export class Planner {
           status: statuses.get(`${link.tool}\u0000${key}`) ?? 'skipped',
         })),
       }));
-      learner.observePlanned(observation, links);
+      observation.learner.observePlanned(observation.call, links);
     }
   }
 
@@ -616,6 +665,7 @@ export class Planner {
           return;
         }
         this.counts.dispatched += 1;
+        this.learners?.count(parts.principal, 'dispatched');
         this.options.logger.debug({ tool: candidate.tool, args: candidate.args }, 'planner: dispatched');
         const flight = this.cache.begin(parts, (used) => ticket.settle(used ? 'used' : 'unused'));
         const startedAtMs = this.now();
@@ -639,7 +689,10 @@ export class Planner {
           this.speculating.delete(call);
         }
         this.reportSpeculative(parts.principal, prepared, this.now() - startedAtMs, result, failure);
-        if (result === undefined || result.isError === true) this.counts.failed += 1;
+        if (result === undefined || result.isError === true) {
+          this.counts.failed += 1;
+          this.learners?.count(parts.principal, 'failed');
+        }
         flight.settle(result, ttlS, this.now() - startedAtMs);
         if (flight.stale) this.counts.invalidated += 1;
       },
@@ -752,10 +805,16 @@ export class Planner {
     return this.principals.get(session) ?? session;
   }
 
+  /** The agent's call, told to its principal's learner (the one that plans what follows it). */
+  private observe(session: string, tool: string, argsKey: string): Observed | undefined {
+    const learner = this.learners?.of(this.principalOf(session));
+    return learner && { learner, call: learner.observeCall(session, tool, argsKey) };
+  }
+
   private endSession(session: string): void {
+    this.learners?.peek(this.principalOf(session))?.endSession(session);
     this.principals.delete(session);
     this.listings.delete(session);
-    this.learner?.endSession(session);
     this.cache.dropSession(session);
     for (const [key, job] of this.queued) {
       if (job.session === session) this.cancelJob(key, job);

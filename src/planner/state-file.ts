@@ -2,198 +2,24 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as z from 'zod';
-import { COUNTER_NAMES, type PlannerCounters, zeroCounters } from './counters.js';
+import { type PlannerCounters, zeroCounters } from './counters.js';
 import { plannerStateFile } from './data-dir.js';
-
-/** One tool's learned facts: how often the agent called it, and its auto-off ring (as target of follow-ups). */
-export interface LearnedToolState {
-  /** Agent calls of the tool (not speculative ones). */
-  calls: number;
-  /** The last outcomes of its speculative sets, oldest first: true = the agent used it. Absent = none yet. */
-  ring?: boolean[];
-  /** True while speculation for the tool is switched off; absent = on. */
-  off?: boolean;
-}
-
-/** One follow-up edge `from → to`: how often the agent really went there, and how the planned sets fared. */
-export interface LearnedEdgeState {
-  from: string;
-  to: string;
-  /** Set for a link the planner adds itself (`listing`), learned apart from the value model's links to `to`. */
-  via?: string;
-  /** The follow-up graph's probability for the link when last planned; 0 for a link the graph lacks. */
-  prior: number;
-  /** Windows of `from` in which the agent called `to` (at most one per call of `from`). */
-  followed: number;
-  /** Planned sets by position (0, 1, 2) whose window closed. */
-  offered: number[];
-  /** Of those, the sets the agent called with the same arguments within the window. */
-  matched: number[];
-}
-
-/** The file's content, version 1. Every count is additive across processes; rings, off flags and priors are not. */
-export interface LearnedState {
-  version: 1;
-  /** ISO 8601 time of the last save. */
-  savedAt: string;
-  counters: PlannerCounters;
-  tools: Record<string, LearnedToolState>;
-  edges: LearnedEdgeState[];
-}
-
-const count = z.int().nonnegative();
-// Counters a later version adds are missing from older files: they read as 0.
-const amount = z.number().nonnegative().default(0);
-const counterShape = Object.fromEntries(COUNTER_NAMES.map((name) => [name, amount])) as Record<
-  (typeof COUNTER_NAMES)[number],
-  typeof amount
->;
-
-const LearnedStateSchema = z.object({
-  version: z.literal(1),
-  savedAt: z.string(),
-  counters: z.object(counterShape),
-  tools: z.record(
-    z.string(),
-    z.object({ calls: count, ring: z.array(z.boolean()).optional(), off: z.boolean().optional() }),
-  ),
-  edges: z.array(
-    z.object({
-      from: z.string(),
-      to: z.string(),
-      via: z.string().optional(),
-      prior: z.number().min(0).max(1),
-      followed: count,
-      offered: z.array(count),
-      matched: z.array(count),
-    }),
-  ),
-}) satisfies z.ZodType<LearnedState, unknown>;
-
-/** A state with nothing learned yet. */
-export function emptyLearnedState(savedAt = new Date(0).toISOString()): LearnedState {
-  return { version: 1, savedAt, counters: zeroCounters(), tools: {}, edges: [] };
-}
-
-/** The state in `text`, or why it is not one (bad JSON, another version, a bad field). */
-export function parseLearnedState(text: string): { state: LearnedState } | { problem: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return { problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  const version = (data as { version?: unknown } | null)?.version;
-  if (version !== 1)
-    return { problem: `version ${JSON.stringify(version)} is not 1, the one this Foresight reads` };
-  const result = LearnedStateSchema.safeParse(data);
-  if (result.success) return { state: result.data };
-  const issue = result.error.issues[0];
-  const where = issue?.path.map(String).join('.') || 'the top level';
-  return { problem: `${where}: ${issue?.message ?? 'invalid'}` };
-}
-
-export function addCounters(a: PlannerCounters, b: PlannerCounters): PlannerCounters {
-  const sum = zeroCounters();
-  for (const name of COUNTER_NAMES) sum[name] = a[name] + b[name];
-  return sum;
-}
-
-/** `a − b` per counter, never below 0 (a count cannot shrink; a smaller one means a reset, not a refund). */
-export function subtractCounters(a: PlannerCounters, b: PlannerCounters): PlannerCounters {
-  const difference = zeroCounters();
-  for (const name of COUNTER_NAMES) difference[name] = Math.max(0, a[name] - b[name]);
-  return difference;
-}
-
-const grown = (now: number, then: number | undefined) => Math.max(0, now - (then ?? 0));
-
-function addedArrays(disk: readonly number[], own: readonly number[], base: readonly number[]): number[] {
-  const length = Math.max(disk.length, own.length);
-  return Array.from({ length }, (_, i) => (disk[i] ?? 0) + grown(own[i] ?? 0, base[i]));
-}
-
-/** One string per edge (from, to, via): tool names never hold NUL, so the parts cannot run together. */
-export function edgeKey(from: string, to: string, via?: string): string {
-  return via === undefined ? `${from}\u0000${to}` : `${from}\u0000${to}\u0000${via}`;
-}
-
-const keyOf = (edge: { from: string; to: string; via?: string }) => edgeKey(edge.from, edge.to, edge.via);
-
-function sameTool(a: LearnedToolState | undefined, b: LearnedToolState | undefined): boolean {
-  return (
-    JSON.stringify([a?.ring ?? [], a?.off ?? false]) === JSON.stringify([b?.ring ?? [], b?.off ?? false])
-  );
-}
-
-/**
- * What to write when `disk` is on disk, this process holds `own`, and held `base` at its last save:
- * every count is the disk's plus what this process counted since (`own − base`); a ring, off flag or
- * prior this process changed since `base` replaces the disk's, one it did not change keeps the disk's
- * (another process may have moved it).
- */
-export function mergeLearnedState(
-  disk: LearnedState,
-  own: LearnedState,
-  base: LearnedState,
-  savedAt: string,
-): LearnedState {
-  const tools: Record<string, LearnedToolState> = {};
-  for (const name of new Set([...Object.keys(disk.tools), ...Object.keys(own.tools)])) {
-    const [onDisk, mine, before] = [disk.tools[name], own.tools[name], base.tools[name]];
-    const keepMine = mine !== undefined && (onDisk === undefined || !sameTool(mine, before));
-    const flags = keepMine ? mine : onDisk;
-    tools[name] = {
-      calls: (onDisk?.calls ?? 0) + grown(mine?.calls ?? 0, before?.calls),
-      ...(flags?.ring === undefined ? {} : { ring: [...flags.ring] }),
-      ...(flags?.off === true ? { off: true } : {}),
-    };
-  }
-  const baseEdges = new Map(base.edges.map((edge) => [keyOf(edge), edge]));
-  const ownEdges = new Map(own.edges.map((edge) => [keyOf(edge), edge]));
-  const edges: LearnedEdgeState[] = [];
-  for (const onDisk of disk.edges) {
-    const mine = ownEdges.get(keyOf(onDisk));
-    ownEdges.delete(keyOf(onDisk));
-    if (mine === undefined) {
-      edges.push({ ...onDisk, offered: [...onDisk.offered], matched: [...onDisk.matched] });
-      continue;
-    }
-    const before = baseEdges.get(keyOf(onDisk));
-    edges.push({
-      from: onDisk.from,
-      to: onDisk.to,
-      ...(onDisk.via === undefined ? {} : { via: onDisk.via }),
-      prior: before === undefined || mine.prior !== before.prior ? mine.prior : onDisk.prior,
-      followed: onDisk.followed + grown(mine.followed, before?.followed),
-      offered: addedArrays(onDisk.offered, mine.offered, before?.offered ?? []),
-      matched: addedArrays(onDisk.matched, mine.matched, before?.matched ?? []),
-    });
-  }
-  // Edges only this process knows: what it counted since its base (the rest was on disk once and was dropped there).
-  const none: LearnedEdgeState = { from: '', to: '', prior: 0, followed: 0, offered: [], matched: [] };
-  for (const mine of ownEdges.values()) {
-    const before = baseEdges.get(keyOf(mine)) ?? none;
-    edges.push({
-      from: mine.from,
-      to: mine.to,
-      ...(mine.via === undefined ? {} : { via: mine.via }),
-      prior: mine.prior,
-      followed: grown(mine.followed, before.followed),
-      offered: addedArrays([], mine.offered, before.offered),
-      matched: addedArrays([], mine.matched, before.matched),
-    });
-  }
-  const counters = addCounters(disk.counters, subtractCounters(own.counters, base.counters));
-  return { version: 1, savedAt, counters, tools, edges };
-}
+import {
+  DEFAULT_MAX_PRINCIPALS,
+  type LearnedState,
+  emptyLearnedState,
+  mergeLearnedState,
+  parseLearnedState,
+} from './learned-state.js';
 
 /** What this process saves: its own counters since it started, and its learner's state. */
 export interface OwnPlannerState {
   /** Counted by this process since it started (from `zeroCounters()`), not seeded from the file. */
   counters: PlannerCounters;
-  /** `TransitionLearner.toState()` of a learner built from what `load()` returned; its `counters` are ignored. */
+  /**
+   * `LearnerPool.toState()` of a pool built from what `load()` returned; its top-level `counters` are ignored,
+   * each principal's are counted by this process since it started (like `counters`).
+   */
   learned: LearnedState;
 }
 
@@ -208,6 +34,8 @@ export interface PlannerStateStoreOptions {
   lockWaitMs?: number;
   /** A lock older than this was left by a process that died mid-save and is removed. Default 10000. */
   staleLockMs?: number;
+  /** Principals kept in the file; the least recently seen go first. Default DEFAULT_MAX_PRINCIPALS (1,000). */
+  maxPrincipals?: number;
 }
 
 type Read =
@@ -233,6 +61,7 @@ export class PlannerStateStore {
   private readonly now: () => number;
   private readonly lockWaitMs: number;
   private readonly staleLockMs: number;
+  private readonly maxPrincipals: number;
   /** What this process held at its last save (or load): the point its next deltas count from. */
   private base: LearnedState = emptyLearnedState();
   private queue: Promise<void> = Promise.resolve();
@@ -243,6 +72,7 @@ export class PlannerStateStore {
     this.now = options.now ?? Date.now;
     this.lockWaitMs = options.lockWaitMs ?? 2000;
     this.staleLockMs = options.staleLockMs ?? 10_000;
+    this.maxPrincipals = options.maxPrincipals ?? DEFAULT_MAX_PRINCIPALS;
   }
 
   /**
@@ -253,8 +83,11 @@ export class PlannerStateStore {
   async load(): Promise<LearnedState | undefined> {
     const read = await this.read();
     if (read.kind === 'state') {
-      // Counters are counted from zero by each process (see OwnPlannerState), so they start from zero here.
-      this.base = { ...structuredClone(read.state), counters: zeroCounters() };
+      // Counters are counted from zero by each process (see OwnPlannerState), so they start from zero here; so do
+      // each principal's (LearnerPool counts them from zero too).
+      const base = structuredClone(read.state);
+      for (const entry of Object.values(base.principals)) delete entry.counters;
+      this.base = { ...base, counters: zeroCounters() };
       return read.state;
     }
     if (read.kind === 'bad')
@@ -305,7 +138,13 @@ export class PlannerStateStore {
           );
         }
         const disk = read.kind === 'state' ? read.state : emptyLearnedState();
-        const merged = mergeLearnedState(disk, mine, this.base, new Date(this.now()).toISOString());
+        const merged = mergeLearnedState(
+          disk,
+          mine,
+          this.base,
+          new Date(this.now()).toISOString(),
+          this.maxPrincipals,
+        );
         await this.writeAtomically(`${JSON.stringify(merged)}\n`);
         this.base = mine;
       } finally {

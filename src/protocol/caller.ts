@@ -55,6 +55,12 @@ export interface Connection {
    * modern HTTP, where each request names its stream through its `_meta`.
    */
   stream?: string;
+  /**
+   * Whom admission and the call rate count this connection's calls against. Default: the stream, else the
+   * principal. A legacy session under `[auth]` counts against its principal, so that one person does not get
+   * more slots, or more calls a minute, by opening more sessions.
+   */
+  client?: string;
 }
 
 /** The principal of stdio and in-memory connections: the user who started the process (the planner's default). */

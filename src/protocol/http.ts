@@ -231,7 +231,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     try {
       const bound = options.createServer({
         era: 'legacy',
-        connection: { transport: 'http', principal, stream: `session:${randomUUID()}` },
+        connection: {
+          transport: 'http',
+          principal,
+          stream: `session:${randomUUID()}`,
+          // Under [auth] the principal is a person (a token's subject): their sessions share their slots and rate.
+          // Without it, a principal may be an address or a shared static token, behind which many agents sit.
+          ...(resourceServer === undefined ? {} : { client: principal }),
+        },
       });
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -29,6 +29,7 @@ export {
 } from './tasks/index.js';
 export { ListenStreamCap, ListenSubscriptions, publishHostEvents } from './listen.js';
 export { RequestAdmission, AdmissionRefused, type AdmissionLimits } from './admission.js';
+export { CallRateLimiter, CallRateExceeded, type CallRateOptions } from './call-rate.js';
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';

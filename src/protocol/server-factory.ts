@@ -12,6 +12,7 @@ import {
 import type { CacheHint, CallEnvironment, CatalogList, PluginHost } from '../host/index.js';
 import { errors, isForesightError } from '../host/index.js';
 import { AdmissionRefused, type Release, type RequestAdmission } from './admission.js';
+import { CallRateExceeded, type CallRateLimiter } from './call-rate.js';
 import type { AgentStreams } from './agent-streams.js';
 import {
   type CacheHints,
@@ -38,7 +39,8 @@ import { RESOURCE_NOT_FOUND, requestFailure, toolCallFailure, type WireErrorOpti
 /** A resource the server itself serves, read fresh on every request. */
 export interface BuiltinResource {
   resource: Resource;
-  read(): ReadResourceResult;
+  /** What `principal` (the reader) may see: on a shared gateway, one person's view, not another's. */
+  read(principal: string): ReadResourceResult;
 }
 
 export interface ServerFactoryOptions extends WireErrorOptions {
@@ -65,6 +67,8 @@ export interface ServerFactoryOptions extends WireErrorOptions {
   tasks?: TaskPolicy;
   /** Bounds the calls running at once, in all and per client. */
   admission: RequestAdmission;
+  /** Bounds the calls a client makes per minute. Default: no limit. */
+  callRate?: CallRateLimiter;
 }
 
 /** What one Server serves: its era, and where its requests come from. */
@@ -166,7 +170,22 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
 
   // A connection that is one agent is one client; modern HTTP requests are known by their principal alone, since
   // what else they say of themselves (clientInfo, trace id) is theirs to vary.
-  const client = connection.stream ?? connection.principal;
+  const client = connection.client ?? connection.stream ?? connection.principal;
+  const callRate = options.callRate?.limited ? options.callRate : undefined;
+  /**
+   * Counts one call against the client's rate, or refuses it (E_RATE_LIMITED). A 2026-07-28 retry that answers
+   * the server's own question (it carries requestState) is the same call going on, and is not counted again.
+   */
+  const countCall = (ctx: ServerContext): void => {
+    if (callRate === undefined || (modern && ctx.mcpReq.requestState() !== undefined)) return;
+    try {
+      callRate.take(client);
+    } catch (error) {
+      throw error instanceof CallRateExceeded
+        ? errors.rateLimited(error.perMinute, error.retryAfterS)
+        : error;
+    }
+  };
   /**
    * A slot for one call (see RequestAdmission): at once when one is free, else once the client's turn comes; a
    * client whose queue is full is refused. Handlers take it as `tryAdmit(client) ?? (await slotLater(ctx))` and
@@ -262,6 +281,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
           { tool: name, principal: connection.principal, capabilities: envelopeOf(ctx).clientCapabilities },
           options,
         );
+      countCall(ctx);
       const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
       let result;
       try {
@@ -314,7 +334,8 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
       async () => {
         const builtin = builtins.get(uri);
         // Foresight's own resources describe this process as it runs: fresh each time, never shared.
-        if (builtin) return withReadHints(uri, builtin.read(), PRIVATE_UNCACHED);
+        if (builtin) return withReadHints(uri, builtin.read(connection.principal), PRIVATE_UNCACHED);
+        countCall(ctx);
         const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
         let result;
         try {
@@ -337,6 +358,7 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;
     return guard(`prompt "${name}"`, async () => {
+      countCall(ctx);
       const release = options.admission.tryAdmit(client) ?? (await slotLater(ctx));
       let result;
       try {
