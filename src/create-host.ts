@@ -12,6 +12,7 @@ import {
   type PluginEntry,
   type ServerLimits,
   type TaskSettings,
+  type ToolScopeRule,
   DEFAULT_LIMITS,
   EMBEDDED_DEFAULT,
   defaultConfig,
@@ -33,10 +34,18 @@ import {
   createArgumentValidator,
   createConfigRules,
   createRuleLog,
+  reportScopeGlobs,
+  unseenPlugins,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
-import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
+import {
+  PLANNER_STATS_URI,
+  Planner,
+  type PlannerLearning,
+  attachLearning,
+  isReadOnly,
+} from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
   AgentStreams,
@@ -64,7 +73,9 @@ import {
   serveStdio,
   taskSupportOf,
   type OAuthResourceOptions,
+  type ScopeGuard,
 } from './protocol/index.js';
+import { createScopeGuard, scopesNamed } from './tool-scopes.js';
 import { FORESIGHT_VERSION } from './version.js';
 
 export interface CreateHostOptions {
@@ -124,12 +135,22 @@ export interface HttpOptions {
    * OAuth access tokens instead of `authToken` (not both): JWTs from `issuer` for `audience`, verified against the
    * issuer's keys; the token's subject becomes the principal. The protected resource metadata is served too.
    */
-  oauth?: OAuthResourceOptions;
+  oauth?: OAuthOptions;
   /**
    * Serve an address beyond loopback (0.0.0.0, a LAN address) without `authToken` or `oauth`; default false: serveHttp
    * refuses, since anyone who reaches the port could call every tool. When true, a warning is logged.
    */
   allowUnauthenticated?: boolean;
+}
+
+/** `[auth]` as serveHttp takes it: the resource server's settings, and the scopes tools need. */
+export interface OAuthOptions extends OAuthResourceOptions {
+  /**
+   * `[auth.scopes]`: a tool the token lacks scopes for is not listed to it, and its calls get 403
+   * `insufficient_scope`. Each glob must match a listed tool once plugins have settled, or serveHttp refuses.
+   * Default none: any valid token sees and calls every tool.
+   */
+  toolScopes?: readonly ToolScopeRule[];
 }
 
 export interface ForesightHost {
@@ -158,6 +179,12 @@ export interface ForesightHost {
   serveHttp(options: HttpOptions): Promise<HttpServing>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
+}
+
+/** What the resource server takes: unless the config lists them, the metadata names every scope tools need. */
+function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceOptions {
+  if (!toolScopes?.length || oauth.scopesSupported !== undefined) return oauth;
+  return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
 }
 
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {
@@ -231,6 +258,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     file: options.config?.file ?? EMBEDDED_DEFAULT,
     onWarning: (message) => logger.warn({}, message),
     checkParam: (schema, name, value) => validator.checkParam(schema, name, value),
+    scopeGlobs: options.config?.auth?.toolScopes ?? [],
   });
   const plugins = new PluginHost({
     logger,
@@ -356,6 +384,31 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     );
   };
 
+  /**
+   * `[auth.scopes]` for serving, once the plugins have settled: a glob that matches no listed tool is a config
+   * error (it would leave the tool it meant open), and a tool may write unless its value model says it only reads.
+   */
+  const scopeGuardFor = async (rules: readonly ToolScopeRule[]): Promise<ScopeGuard> => {
+    await plugins.settle();
+    const file = config?.file ?? EMBEDDED_DEFAULT;
+    const report = { matched: [], problems: [], unchecked: [] };
+    const unseen = unseenPlugins({ tables: config?.plugins ?? [], mounted: plugins.mountedPlugins() });
+    const listed = new Set(tools.listTools().map((tool) => tool.name));
+    const problems = reportScopeGlobs({ file, globs: rules, listed, unseen }, report);
+    const [first] = problems;
+    if (first && problems.length === 1) throw errors.configInvalid(first.where, first.what);
+    if (first)
+      throw errors.configInvalid(
+        file,
+        `${problems.length} problems:\n  ${problems.map((p) => `${p.where}: ${p.what}`).join('\n  ')}`,
+      );
+    for (const note of report.unchecked) logger.warn({}, `[auth.scopes] ${note}`);
+    return createScopeGuard(rules, (tool) => {
+      const model = planner.modelOf(tool);
+      return model === undefined || !isReadOnly(model);
+    });
+  };
+
   let starting: Promise<void> | undefined;
   const start = () => {
     starting ??= (async () => {
@@ -432,6 +485,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         { where: 'serveHttp', auth: 'authToken', allow: 'allowUnauthenticated: true' },
       );
       await start();
+      const toolScopes = http.oauth?.toolScopes;
+      const scopeGuard = toolScopes?.length ? await scopeGuardFor(toolScopes) : undefined;
       const serving = await serveHttp({
         host: address.host,
         port: address.port,
@@ -439,7 +494,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
         authToken: http.authToken,
-        oauth: http.oauth,
+        ...(http.oauth === undefined ? {} : { oauth: resourceOptions(http.oauth) }),
+        ...(scopeGuard ? { scopeGuard } : {}),
         limits,
         listenCap,
         legacyClients,

@@ -32,6 +32,7 @@ export { RequestAdmission, AdmissionRefused, type AdmissionLimits } from './admi
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';
+export type { ScopeGuard } from './request-auth.js';
 export { principalOfSubject } from './jwt-verifier.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';
 export { checkExposure, type ExposurePolicy, type ExposureSettings } from './exposure.js';
