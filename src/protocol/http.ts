@@ -183,8 +183,8 @@ function principalOf(req: IncomingMessage, tokenFingerprint: string | undefined)
 }
 
 /** The scopes of a request's token, as one comparable string. */
-function scopeKey(req: IncomingMessage): string {
-  return [...((req as IncomingMessage & { auth?: AuthInfo }).auth?.scopes ?? [])].sort().join(' ');
+function scopeKey(auth: AuthInfo | undefined): string {
+  return [...(auth?.scopes ?? [])].sort().join(' ');
 }
 
 /**
@@ -192,7 +192,7 @@ function scopeKey(req: IncomingMessage): string {
  * it is listed: its client is told, as for any change of the list.
  */
 function noteSessionScopes(live: LiveSession, auth: AuthInfo): void {
-  const scopes = [...auth.scopes].sort().join(' ');
+  const scopes = scopeKey(auth);
   if (live.scopes !== undefined && live.scopes !== scopes)
     live.bound.server.sendToolListChanged().catch(() => {});
   live.scopes = scopes;
@@ -272,7 +272,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
             protocolVersion: negotiatedVersion(body),
             inFlight: new Set(),
             principal,
-            ...(options.scopeGuard ? { scopes: scopeKey(req) } : {}),
+            ...(options.scopeGuard
+              ? { scopes: scopeKey((req as IncomingMessage & { auth?: AuthInfo }).auth) }
+              : {}),
           });
         },
       });
