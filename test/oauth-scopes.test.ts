@@ -271,6 +271,31 @@ describe('[auth.scopes] rules', () => {
     );
   });
 
+  it("a glob that may name a disabled plugin's tools is not checked against it: serving goes on, with a warning", async () => {
+    const config = parseConfig(
+      `${AUTH}[auth.scopes]\n"rec__*" = "${READ}"\n"off__*" = "off:read"\n\n[plugins.off]\nuse = "workspace"\nenabled = false\nroot = "."\n`,
+      FILE,
+      process.cwd(),
+    );
+    const logger = createMemoryLogger();
+    const rig = await startOAuthRig({
+      host: { config, plugins: [recordsPlugin().plugin], logger },
+      oauth: { toolScopes: config.auth?.toolScopes },
+    });
+    try {
+      expect(logger.records).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          msg: '[auth.scopes] auth.scopes."off__*" (line 7): not checked: plugin off is disabled',
+        }),
+      );
+      const client = await rig.connect(await rig.token({ scope: READ }));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('rec__get');
+    } finally {
+      await rig.close();
+    }
+  });
+
   it('rules add up: a tool matched by several globs needs every scope they give; only a tool that may write needs write', () => {
     const rules = configWith(
       `"*" = "mcp"\n"rec__*" = { read = "${READ}", write = "${WRITE}" }\n"rec__put" = "${READ}"\n`,
