@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
-import { AuditLog, auditedTools, prefetchRecord } from './audit/index.js';
+import { AuditLog, auditedTools, prefetchRecord, scopeRefusalRecord } from './audit/index.js';
 import {
   type AuditConfig,
   type ForesightConfig,
@@ -496,6 +496,20 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         authToken: http.authToken,
         ...(http.oauth === undefined ? {} : { oauth: resourceOptions(http.oauth) }),
         ...(scopeGuard ? { scopeGuard } : {}),
+        ...(scopeGuard && audit
+          ? {
+              onScopeRefused: (refusal) =>
+                audit.write(
+                  scopeRefusalRecord({
+                    principal: refusal.principal,
+                    tool: refusal.tool,
+                    plugin: pluginOf(refusal.tool),
+                    era: refusal.era,
+                    requestId: refusal.id,
+                  }),
+                ),
+            }
+          : {}),
         limits,
         listenCap,
         legacyClients,

@@ -2,6 +2,9 @@
 // it, a call of it is the 403 insufficient_scope step-up challenge naming the scopes (2025 sessions and 2026-07-28
 // requests), a token with more scopes for the same subject then succeeds; the planner runs nothing ahead that the
 // caller could not call; a glob that matches nothing stops serving; stdio is not affected.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,15 +54,23 @@ describe('[auth.scopes] over HTTP: hidden tools and the 403 step-up', () => {
   let rec: RecordsPlugin;
   const logger = createMemoryLogger();
 
+  let auditDir: string;
+  let auditFile: string;
+
   beforeAll(async () => {
     rec = recordsPlugin();
+    auditDir = await mkdtemp(path.join(tmpdir(), 'foresight-scopes-audit-'));
+    auditFile = path.join(auditDir, 'audit.jsonl');
     const config = configWith(GUARDED);
     rig = await startOAuthRig({
-      host: { config, plugins: [rec.plugin], logger },
+      host: { config, plugins: [rec.plugin], logger, audit: { enabled: true, file: auditFile } },
       oauth: { toolScopes: config.auth?.toolScopes },
     });
   });
-  afterAll(() => rig.close());
+  afterAll(async () => {
+    await rig.close();
+    await rm(auditDir, { recursive: true, force: true });
+  });
 
   it('the metadata lists the scopes the tools need when scopes_supported is not set', async () => {
     const response = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', rig.http.url));
@@ -207,10 +218,41 @@ describe('[auth.scopes] over HTTP: hidden tools and the 403 step-up', () => {
     await serving.closed;
   });
 
-  it('no log record holds a token handed out', () => {
+  it('the audit log has a line per refused call, by subject and tool; no log or audit line holds a token', async () => {
+    const text = await readFile(auditFile, 'utf8');
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const issuerHost = new URL(rig.issuer.issuer).host;
+    expect(lines).toContainEqual({
+      audit: true,
+      time: expect.any(String),
+      principal: `sub:${issuerHost}:wire`,
+      tool: 'rec__put',
+      plugin: 'rec',
+      outcome: 'error',
+      error: { code: 'insufficient_scope' },
+      latency_ms: 0,
+      speculative: false,
+      era: 'legacy',
+      transport: 'http',
+      request_id: 7,
+    });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        principal: `sub:${issuerHost}:bob`,
+        tool: 'rec__put',
+        era: 'modern',
+        request_id: 9,
+      }),
+    );
     const logged = JSON.stringify(logger.records);
     expect(rig.tokens.length).toBeGreaterThan(5);
-    for (const token of rig.tokens) expect(logged).not.toContain(token);
+    for (const token of rig.tokens) {
+      expect(logged).not.toContain(token);
+      expect(text).not.toContain(token);
+    }
   });
 });
 

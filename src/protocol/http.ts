@@ -29,6 +29,7 @@ import {
   createResourceServer,
 } from './resource-server.js';
 import {
+  type ScopeRefusal,
   challengeScopes,
   scopeShortfall,
   shortfallDescription,
@@ -63,6 +64,8 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
    * Default none: every tool is listed and callable by any valid token.
    */
   scopeGuard?: ScopeGuard;
+  /** Hears of each call refused for want of scope (the audit log), once the 403 has gone. Default none. */
+  onScopeRefused?(refusal: ScopeRefusal): void;
   /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its 2026-07-28 calls. */
   toolSchema?(name: string): McpTool['inputSchema'] | undefined;
 }
@@ -404,6 +407,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     }
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes, limits.maxDepth) : undefined;
+    const era = classifyInboundRequest({
+      httpMethod: req.method ?? 'GET',
+      protocolVersionHeader: header(req, 'mcp-protocol-version'),
+      mcpMethodHeader: header(req, 'mcp-method'),
+      mcpNameHeader: header(req, 'mcp-name'),
+      ...(body === undefined ? {} : { body }),
+    });
     // Before either era's entry: a call the token lacks scopes for is the HTTP 403 step-up challenge, in a 2025
     // session and a 2026-07-28 request alike (a JSON-RPC error inside a 200 would not tell the client to re-auth).
     const check = resourceServer && body !== undefined ? scopeCheckOf(auth) : undefined;
@@ -417,15 +427,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           scopes: challengeScopes(shortfall),
         }),
       );
-      return sendJsonRpcError(res, 403, -32600, shortfallMessage(shortfall), shortfall.id);
+      sendJsonRpcError(res, 403, -32600, shortfallMessage(shortfall), shortfall.id);
+      // After the answer has gone: what a listener throws reaches the request's catch, which only logs it.
+      options.onScopeRefused?.({ ...shortfall, principal, era: era.kind === 'modern' ? 'modern' : 'legacy' });
+      return;
     }
-    const era = classifyInboundRequest({
-      httpMethod: req.method ?? 'GET',
-      protocolVersionHeader: header(req, 'mcp-protocol-version'),
-      mcpMethodHeader: header(req, 'mcp-method'),
-      mcpNameHeader: header(req, 'mcp-name'),
-      ...(body === undefined ? {} : { body }),
-    });
     // Modern requests, the requests the SDK refuses (mismatched headers, unknown versions), and every request
     // when 2025 clients are refused: the SDK's entry answers them.
     if (era.kind !== 'legacy' || options.legacyClients === 'reject')

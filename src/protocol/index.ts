@@ -33,6 +33,7 @@ export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.j
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';
 export type { ScopeGuard } from './request-auth.js';
+export type { ScopeRefusal } from './scope-challenge.js';
 export { principalOfSubject } from './jwt-verifier.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';
 export { checkExposure, type ExposurePolicy, type ExposureSettings } from './exposure.js';

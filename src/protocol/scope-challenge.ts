@@ -1,11 +1,18 @@
 // The step-up answer to a tool call the request's access token lacks scopes for: which call, which scopes, and
 // the words of the 403 (MCP authorization, "Scope challenge handling"; RFC 6750 §3.1 insufficient_scope).
+import type { ProtocolEra } from './caller.js';
 import type { ScopeCheck } from './request-auth.js';
 
 /** A tools/call in a request body whose tool needs scopes the token does not grant. */
 export interface ScopeShortfall extends ScopeCheck {
   id: string | number | null;
   tool: string;
+}
+
+/** A call refused for want of scope, for whoever keeps account of refusals (the audit log). Never the token. */
+export interface ScopeRefusal extends ScopeShortfall {
+  principal: string;
+  era: ProtocolEra;
 }
 
 /**
