@@ -34,18 +34,10 @@ import {
   createArgumentValidator,
   createConfigRules,
   createRuleLog,
-  reportScopeGlobs,
-  unseenPlugins,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
-import {
-  PLANNER_STATS_URI,
-  Planner,
-  type PlannerLearning,
-  attachLearning,
-  isReadOnly,
-} from './planner/index.js';
+import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
   AgentStreams,
@@ -73,9 +65,8 @@ import {
   serveStdio,
   taskSupportOf,
   type OAuthResourceOptions,
-  type ScopeGuard,
 } from './protocol/index.js';
-import { createScopeGuard, scopesNamed } from './tool-scopes.js';
+import { resolveToolScopes, scopesNamed } from './tool-scopes.js';
 import { FORESIGHT_VERSION } from './version.js';
 
 export interface CreateHostOptions {
@@ -384,31 +375,6 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     );
   };
 
-  /**
-   * `[auth.scopes]` for serving, once the plugins have settled: a glob that matches no listed tool is a config
-   * error (it would leave the tool it meant open), and a tool may write unless its value model says it only reads.
-   */
-  const scopeGuardFor = async (rules: readonly ToolScopeRule[]): Promise<ScopeGuard> => {
-    await plugins.settle();
-    const file = config?.file ?? EMBEDDED_DEFAULT;
-    const report = { matched: [], problems: [], unchecked: [] };
-    const unseen = unseenPlugins({ tables: config?.plugins ?? [], mounted: plugins.mountedPlugins() });
-    const listed = new Set(tools.listTools().map((tool) => tool.name));
-    const problems = reportScopeGlobs({ file, globs: rules, listed, unseen }, report);
-    const [first] = problems;
-    if (first && problems.length === 1) throw errors.configInvalid(first.where, first.what);
-    if (first)
-      throw errors.configInvalid(
-        file,
-        `${problems.length} problems:\n  ${problems.map((p) => `${p.where}: ${p.what}`).join('\n  ')}`,
-      );
-    for (const note of report.unchecked) logger.warn({}, `[auth.scopes] ${note}`);
-    return createScopeGuard(rules, (tool) => {
-      const model = planner.modelOf(tool);
-      return model === undefined || !isReadOnly(model);
-    });
-  };
-
   let starting: Promise<void> | undefined;
   const start = () => {
     starting ??= (async () => {
@@ -486,7 +452,18 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       );
       await start();
       const toolScopes = http.oauth?.toolScopes;
-      const scopeGuard = toolScopes?.length ? await scopeGuardFor(toolScopes) : undefined;
+      // Checked once the plugins have listed their tools: a glob may name an upstream's.
+      if (toolScopes?.length) await plugins.settle();
+      const scopeGuard = toolScopes?.length
+        ? resolveToolScopes(toolScopes, {
+            file: config?.file,
+            tables: config?.plugins ?? [],
+            mounted: plugins.mountedPlugins(),
+            listed: new Set(tools.listTools().map((tool) => tool.name)),
+            modelOf: (tool) => planner.modelOf(tool),
+            logger,
+          })
+        : undefined;
       const serving = await serveHttp({
         host: address.host,
         port: address.port,

@@ -22,19 +22,8 @@ import { localUrlHost } from './listen-address.js';
 import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
 import { type ScopeGuard, authInfoOf, principalFromAuthInfo, scopeCheckOf } from './request-auth.js';
-import {
-  type OAuthResourceOptions,
-  type ResourceServer,
-  bearerChallenge,
-  createResourceServer,
-} from './resource-server.js';
-import {
-  type ScopeRefusal,
-  challengeScopes,
-  scopeShortfall,
-  shortfallDescription,
-  shortfallMessage,
-} from './scope-challenge.js';
+import { type OAuthResourceOptions, type ResourceServer, createResourceServer } from './resource-server.js';
+import { type ScopeRefusal, scopeShortfall, stepUpAnswer } from './scope-challenge.js';
 import type { Binding, BoundServer } from './server-factory.js';
 
 export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
@@ -419,15 +408,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     const check = resourceServer && body !== undefined ? scopeCheckOf(auth) : undefined;
     const shortfall = check && scopeShortfall(body, check);
     if (resourceServer && shortfall) {
-      res.setHeader(
-        'www-authenticate',
-        bearerChallenge(resourceServer.metadataUrl, {
-          error: 'insufficient_scope',
-          description: shortfallDescription(shortfall),
-          scopes: challengeScopes(shortfall),
-        }),
-      );
-      sendJsonRpcError(res, 403, -32600, shortfallMessage(shortfall), shortfall.id);
+      const { challenge, message } = stepUpAnswer(resourceServer.metadataUrl, shortfall);
+      res.setHeader('www-authenticate', challenge);
+      sendJsonRpcError(res, 403, -32600, message, shortfall.id);
       // After the answer has gone: what a listener throws reaches the request's catch, which only logs it.
       options.onScopeRefused?.({ ...shortfall, principal, era: era.kind === 'modern' ? 'modern' : 'legacy' });
       return;

@@ -2,6 +2,7 @@
 // the words of the 403 (MCP authorization, "Scope challenge handling"; RFC 6750 §3.1 insufficient_scope).
 import type { ProtocolEra } from './caller.js';
 import type { ScopeCheck } from './request-auth.js';
+import { bearerChallenge } from './resource-server.js';
 
 /** A tools/call in a request body whose tool needs scopes the token does not grant. */
 export interface ScopeShortfall extends ScopeCheck {
@@ -37,7 +38,7 @@ export function scopeShortfall(
 const listed = (scopes: readonly string[]) => scopes.map((scope) => JSON.stringify(scope)).join(', ');
 
 /** For the challenge's error_description: short, and only public names. */
-export function shortfallDescription({ tool, missing }: ScopeShortfall): string {
+function shortfallDescription({ tool, missing }: ScopeShortfall): string {
   return `${tool} needs scope ${missing.join(' ')}`;
 }
 
@@ -45,11 +46,26 @@ export function shortfallDescription({ tool, missing }: ScopeShortfall): string 
  * The challenge's `scope`: every scope the call needs, not only the missing ones (RFC 6750 §3.1; SEP-2350 has
  * clients add them to those they hold), so that a client asking for exactly these gets a token that works.
  */
-export function challengeScopes({ needed }: ScopeShortfall): readonly string[] {
+function challengeScopes({ needed }: ScopeShortfall): readonly string[] {
   return needed;
 }
 
 /** The JSON-RPC error message: the tool, the scopes it needs, and what the client does next. Never a token. */
-export function shortfallMessage({ tool, missing }: ScopeShortfall): string {
+function shortfallMessage({ tool, missing }: ScopeShortfall): string {
   return `insufficient scope: tool ${tool} needs the scope${missing.length === 1 ? '' : 's'} ${listed(missing)}, which this access token does not grant; get a token that also has ${missing.length === 1 ? 'it' : 'them'} (the WWW-Authenticate header names them) and send the request again`;
+}
+
+/** The 403 answer: its `WWW-Authenticate` value and the JSON-RPC error message. */
+export function stepUpAnswer(
+  resourceMetadataUrl: string,
+  shortfall: ScopeShortfall,
+): { challenge: string; message: string } {
+  return {
+    challenge: bearerChallenge(resourceMetadataUrl, {
+      error: 'insufficient_scope',
+      description: shortfallDescription(shortfall),
+      scopes: challengeScopes(shortfall),
+    }),
+    message: shortfallMessage(shortfall),
+  };
 }
