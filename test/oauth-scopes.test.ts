@@ -120,6 +120,23 @@ describe('[auth.scopes] over HTTP: hidden tools and the 403 step-up', () => {
     expect(await stepped.text()).toContain('"ok"');
   });
 
+  it('a 2025-03-26 batch holding a call the token may not make is refused whole, the 403 naming that call', async () => {
+    const read = await rig.token({ sub: 'batcher', scope: READ });
+    const initialize = JSON.parse(INITIALIZE) as { params: { protocolVersion: string } };
+    initialize.params.protocolVersion = '2025-03-26';
+    const opened = await rig.post({ authorization: `Bearer ${read}` }, JSON.stringify(initialize));
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.body?.cancel();
+    const puts = rec.count('put');
+    const batch = `[${JSON.stringify({ jsonrpc: '2.0', id: 20, method: 'tools/list', params: {} })},${callBody(21)}]`;
+    const response = await rig.post(
+      { authorization: `Bearer ${read}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' },
+      batch,
+    );
+    await expectStepUp(response, read, 21);
+    expect(rec.count('put')).toBe(puts);
+  });
+
   it('a 2026-07-28 client: the same listing, the 403 on the wire, and success with the step-up token', async () => {
     const read = await rig.token({ sub: 'bob', scope: READ });
     const { client, use } = await rig.connectSwappable(read, 'modern');
