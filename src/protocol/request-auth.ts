@@ -16,16 +16,17 @@ export interface ScopeCheck {
 
 const ALLOWED: ScopeCheck = Object.freeze({ needed: [], missing: [] });
 
-/** The guard of an OAuth request, bound to its token's scopes. */
-interface GuardedAuth {
-  principal: string;
-  scopeGuard?: ScopeGuard;
-}
-
-/** Carries the principal (and under OAuth, the scope guard) to the server the SDK builds; never a token. */
+/**
+ * Carries the principal (and under OAuth, the token's scopes and the listener's scope guard) to the server the SDK
+ * builds, whose factory and handlers see it as `authInfo`; never a token.
+ */
 export function authInfoOf(principal: string, scopes?: readonly string[], guard?: ScopeGuard): AuthInfo {
-  const extra: GuardedAuth = guard === undefined ? { principal } : { principal, scopeGuard: guard };
-  return { token: '', clientId: principal, scopes: scopes ? [...scopes] : [], extra: { ...extra } };
+  return {
+    token: '',
+    clientId: principal,
+    scopes: scopes ? [...scopes] : [],
+    extra: guard === undefined ? { principal } : { principal, scopeGuard: guard },
+  };
 }
 
 /** The principal a modern request's factory was handed. */

@@ -17,8 +17,8 @@ export interface ScopeRefusal extends ScopeShortfall {
 }
 
 /**
- * The first tools/call of the body (one message, or a 2025-03-26 batch) that `missing` refuses: the whole body is
- * refused, since one HTTP status answers it.
+ * The first tools/call of the body (one message, or a 2025-03-26 batch) whose tool needs a scope the token lacks:
+ * the whole body is refused, since one HTTP status answers it.
  */
 export function scopeShortfall(
   body: unknown,
