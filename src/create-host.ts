@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
-import { AuditLog, auditedTools, prefetchRecord } from './audit/index.js';
+import { AuditLog, auditedTools, prefetchRecord, scopeRefusalRecord } from './audit/index.js';
 import {
   type AuditConfig,
   type ForesightConfig,
@@ -12,6 +12,7 @@ import {
   type PluginEntry,
   type ServerLimits,
   type TaskSettings,
+  type ToolScopeRule,
   DEFAULT_LIMITS,
   EMBEDDED_DEFAULT,
   defaultConfig,
@@ -67,6 +68,7 @@ import {
   type OAuthResourceOptions,
   basicCredentialParts,
 } from './protocol/index.js';
+import { resolveToolScopes, scopesNamed } from './tool-scopes.js';
 import { FORESIGHT_VERSION } from './version.js';
 
 export interface CreateHostOptions {
@@ -126,12 +128,22 @@ export interface HttpOptions {
    * OAuth access tokens instead of `authToken` (not both): JWTs from `issuer` for `audience`, verified against the
    * issuer's keys; the token's subject becomes the principal. The protected resource metadata is served too.
    */
-  oauth?: OAuthResourceOptions;
+  oauth?: OAuthOptions;
   /**
    * Serve an address beyond loopback (0.0.0.0, a LAN address) without `authToken` or `oauth`; default false: serveHttp
    * refuses, since anyone who reaches the port could call every tool. When true, a warning is logged.
    */
   allowUnauthenticated?: boolean;
+}
+
+/** `[auth]` as serveHttp takes it: the resource server's settings, and the scopes tools need. */
+export interface OAuthOptions extends OAuthResourceOptions {
+  /**
+   * `[auth.scopes]`: a tool the token lacks scopes for is not listed to it, and its calls get 403
+   * `insufficient_scope`. Each glob must match a listed tool once plugins have settled, or serveHttp refuses.
+   * Default none: any valid token sees and calls every tool.
+   */
+  toolScopes?: readonly ToolScopeRule[];
 }
 
 export interface ForesightHost {
@@ -160,6 +172,12 @@ export interface ForesightHost {
   serveHttp(options: HttpOptions): Promise<HttpServing>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
+}
+
+/** What the resource server takes: unless the config lists them, the metadata names every scope tools need. */
+function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceOptions {
+  if (!toolScopes?.length || oauth.scopesSupported !== undefined) return oauth;
+  return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
 }
 
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {
@@ -233,6 +251,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     file: options.config?.file ?? EMBEDDED_DEFAULT,
     onWarning: (message) => logger.warn({}, message),
     checkParam: (schema, name, value) => validator.checkParam(schema, name, value),
+    scopeGlobs: options.config?.auth?.toolScopes ?? [],
   });
   const plugins = new PluginHost({
     logger,
@@ -444,6 +463,19 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         registerBasicCredential(parts.user, parts.secret);
       }
       await start();
+      const toolScopes = http.oauth?.toolScopes;
+      // Checked once the plugins have listed their tools: a glob may name an upstream's.
+      if (toolScopes?.length) await plugins.settle();
+      const scopeGuard = toolScopes?.length
+        ? resolveToolScopes(toolScopes, {
+            file: config?.file,
+            tables: config?.plugins ?? [],
+            mounted: plugins.mountedPlugins(),
+            listed: new Set(tools.listTools().map((tool) => tool.name)),
+            modelOf: (tool) => planner.modelOf(tool),
+            logger,
+          })
+        : undefined;
       const serving = await serveHttp({
         host: address.host,
         port: address.port,
@@ -451,7 +483,22 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
         authToken: http.authToken,
-        oauth: http.oauth,
+        ...(http.oauth === undefined ? {} : { oauth: resourceOptions(http.oauth) }),
+        ...(scopeGuard ? { scopeGuard } : {}),
+        ...(scopeGuard && audit
+          ? {
+              onScopeRefused: (refusal) =>
+                audit.write(
+                  scopeRefusalRecord({
+                    principal: refusal.principal,
+                    tool: refusal.tool,
+                    plugin: pluginOf(refusal.tool),
+                    era: refusal.era,
+                    requestId: refusal.id,
+                  }),
+                ),
+            }
+          : {}),
         limits,
         listenCap,
         legacyClients,

@@ -33,7 +33,13 @@ export {
 export { OUTPUT_FORMATS, type OutputFormat } from './format/index.js';
 export type { MountSpec, Deadlines, CallEnvironment } from './host/index.js';
 export { MAX_DELAY_MS, clampDelay, durationMs, durationS, logRetry, type RetryNote } from './host/index.js';
-export { createHost, type CreateHostOptions, type ForesightHost, type HttpOptions } from './create-host.js';
+export {
+  createHost,
+  type CreateHostOptions,
+  type ForesightHost,
+  type HttpOptions,
+  type OAuthOptions,
+} from './create-host.js';
 export type { IntrospectionOptions, OAuthResourceOptions } from './protocol/index.js';
 export {
   loadConfig,
@@ -41,5 +47,6 @@ export {
   type ForesightConfig,
   type AuditConfig,
   type ResolvedAuth,
+  type ToolScopeRule,
 } from './config/index.js';
 export type { AuditRecord, AuditOutcome, Speculative } from './audit/index.js';

@@ -48,6 +48,29 @@ describe('foresight check and tool rules', () => {
     expect(run.stdout).toMatch(/^ok {2}workspace \(workspace\), prefix "workspace", 4 tools, 2 published$/m);
   });
 
+  it('checks [auth.scopes] globs like tool rules: what each guards, and a glob that matches nothing fails', async () => {
+    const { cwd, config } = await withConfig(
+      ...WORKSPACE,
+      '',
+      '[auth]',
+      'issuer = "https://auth.example.com"',
+      'audience = "https://mcp.example.com/mcp"',
+      '',
+      '[auth.scopes]',
+      '"workspace__read_*" = "files:read"',
+      '"gh__*" = "repo:read"',
+    );
+    const run = await runCli(['check'], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'rule  auth.scopes."workspace__read_*" (line 9): guards → workspace__read_file\n',
+    );
+    expect(run.stdout).toContain(
+      `fail  ${config}:10: auth.scopes."gh__*": glob matches no listed tool, so it guards nothing`,
+    );
+    expect(run.stderr).toMatch(/1 tool rule matches nothing/);
+  });
+
   it('fails on a tools glob that matches nothing, naming the file and line', async () => {
     const { cwd, config } = await withConfig(
       ...WORKSPACE,

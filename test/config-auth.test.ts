@@ -139,3 +139,42 @@ describe('[auth] token introspection (RFC 7662) for opaque tokens', () => {
     ).toBe('foresight');
   });
 });
+
+describe('[auth.scopes]: the scopes tools need', () => {
+  const AUTH = '[auth]\nissuer = "https://a.example"\naudience = "x"\n\n[auth.scopes]\n';
+
+  test('one scope for every call, or read and write; each entry keeps its line', () => {
+    const config = parse(
+      `${AUTH}"gh__*" = "repo:read"\n"workspace__*" = { read = "files:read", write = "files:write" }\n"jira__*" = { write = "jira:write" }\n`,
+    );
+    expect(config.auth?.toolScopes).toEqual([
+      { glob: 'gh__*', read: 'repo:read', write: undefined, line: 6 },
+      { glob: 'workspace__*', read: 'files:read', write: 'files:write', line: 7 },
+      { glob: 'jira__*', read: undefined, write: 'jira:write', line: 8 },
+    ]);
+  });
+
+  test('an empty [auth.scopes] guards nothing', () => {
+    expect(parse(AUTH).auth?.toolScopes).toBeUndefined();
+  });
+
+  test('a scope with a space or a quote, an empty table, an unknown key and a negated glob name the key', () => {
+    expect(failure(`${AUTH}"gh__*" = "repo:read repo:write"\n`)).toMatch(
+      new RegExp(
+        `^${FILE}:6: auth\\.scopes\\."gh__\\*": expected one scope such as "repo:read" \\(no spaces or quotes\\)`,
+      ),
+    );
+    expect(failure(`${AUTH}"gh__*" = {}\n`)).toMatch(
+      new RegExp(`^${FILE}:6: auth\\.scopes\\."gh__\\*": expected read, write or both`),
+    );
+    expect(failure(`${AUTH}"gh__*" = { reed = "repo:read" }\n`)).toContain(
+      `${FILE}:6: auth.scopes."gh__*".reed: unknown key "reed"`,
+    );
+    expect(failure(`${AUTH}"!gh__*" = "repo:read"\n`)).toMatch(
+      new RegExp(`^${FILE}:6: auth\\.scopes\\."!gh__\\*": expected a glob over published tool names`),
+    );
+    expect(failure(`${AUTH}"gh__*" = 3\n`)).toMatch(
+      new RegExp(`^${FILE}:6: auth\\.scopes\\."gh__\\*": expected one scope such as "repo:read", or a table`),
+    );
+  });
+});

@@ -154,3 +154,74 @@ describe('serve --http with [auth] and token introspection', () => {
     );
   });
 });
+
+describe('serve --http with [auth.scopes]', () => {
+  it('lists a guarded tool only to a token with its scope, and answers the call of one without it with 403', async () => {
+    const cwd = await makeWorkspace();
+    const config = path.join(cwd, 'foresight.toml');
+    await writeFile(
+      config,
+      [
+        '[auth]',
+        `issuer = ${JSON.stringify(issuer.issuer)}`,
+        `audience = ${JSON.stringify(AUDIENCE)}`,
+        '',
+        '[auth.scopes]',
+        '"workspace__read_file" = "files:read"',
+        '',
+        '[plugins.workspace]',
+        'root = "."',
+        '',
+      ].join('\n'),
+    );
+    const guarded = await startHttpServer({ cwd, config });
+    const listedTo = async (bearer: string) => {
+      const client = new Client({ name: 'oauth-cli-scopes', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(guarded.url, {
+          requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+        }),
+      );
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      await client.close();
+      return names;
+    };
+    const plain = await issuer.sign({ sub: 'alice', aud: AUDIENCE });
+    const reader = await issuer.sign({ sub: 'alice', aud: AUDIENCE, scope: 'files:read' });
+    expect(await listedTo(plain)).not.toContain('workspace__read_file');
+    expect(await listedTo(plain)).toContain('workspace__glob');
+    expect(await listedTo(reader)).toContain('workspace__read_file');
+
+    const call = await fetch(guarded.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'workspace__read_file',
+        authorization: `Bearer ${plain}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'workspace__read_file',
+          arguments: { path: 'foresight.toml' },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(call.status).toBe(403);
+    expect(call.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope", .*scope="files:read"/,
+    );
+    await call.body?.cancel();
+    expect(guarded.stderr()).not.toContain(plain);
+  });
+});

@@ -4,38 +4,23 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
-import { type ForesightHost, createHost } from '../src/create-host.js';
 import { definePlugin } from '../src/host/contract.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
-import { type LocalIssuer, startLocalIssuer, unsignedToken } from './support/local-issuer.js';
-import { MODERN_VERSION } from './support/modern-wire.js';
+import { type IssuerKey, type LocalIssuer, unsignedToken } from './support/local-issuer.js';
+import { AUDIENCE, METADATA_URL, type OAuthRig, startOAuthRig } from './support/oauth-rig.js';
 
-const AUDIENCE = 'https://foresight.test/mcp';
-const METADATA_URL = 'https://foresight.test/.well-known/oauth-protected-resource/mcp';
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'oauth-e2e', version: '1' },
-  },
-});
-
+let rig: OAuthRig;
 let issuer: LocalIssuer;
-let host: ForesightHost;
 let auditDir: string;
 let auditFile: string;
 let http: HttpServing;
 const logger = createMemoryLogger();
 /** Every token handed out, to look for in the logs at the end. */
-const tokens: string[] = [];
-const clients: Client[] = [];
+let tokens: string[];
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -52,37 +37,9 @@ const whoami = definePlugin({
 const principalOf = async (client: Client) =>
   textOf(await client.callTool({ name: 'whoami__principal', arguments: {} }));
 
-async function token(claims: Record<string, unknown> = {}, key = issuer.current): Promise<string> {
-  const signed = await issuer.sign({ sub: 'alice', aud: AUDIENCE, ...claims }, { key });
-  tokens.push(signed);
-  return signed;
-}
-
-async function connect(bearer: string, era: 'legacy' | 'modern' = 'legacy'): Promise<Client> {
-  const client = new Client(
-    { name: `oauth-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
-  );
-  clients.push(client);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(http.url), {
-      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-    }),
-  );
-  return client;
-}
-
-function post(headers: Record<string, string> = {}, body = INITIALIZE): Promise<Response> {
-  return fetch(http.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body,
-  });
-}
+const token = (claims?: Record<string, unknown>, key?: IssuerKey) => rig.token(claims, key);
+const connect = (bearer: string, era?: 'legacy' | 'modern'): Promise<Client> => rig.connect(bearer, era);
+const post = (headers?: Record<string, string>, body?: string) => rig.post(headers, body);
 
 /** A refused request: 401, the challenge naming the metadata, the reason, and no trace of the token. */
 async function expectRefused(bearer: string, why: RegExp): Promise<void> {
@@ -102,33 +59,22 @@ async function expectRefused(bearer: string, why: RegExp): Promise<void> {
 }
 
 beforeAll(async () => {
-  issuer = await startLocalIssuer();
   auditDir = await mkdtemp(path.join(tmpdir(), 'foresight-oauth-audit-'));
   auditFile = path.join(auditDir, 'audit.jsonl');
-  host = createHost({
-    config: parseConfig('[plugins.workspace]\nroot = "."\n', '/test/foresight.toml', process.cwd()),
-    logger,
-    plugins: [whoami],
-    audit: { enabled: true, file: auditFile },
-  });
-  http = await host.serveHttp({
-    port: 0,
-    oauth: {
-      issuer: issuer.issuer,
-      audience: AUDIENCE,
-      algorithms: ['ES256', 'RS256'],
-      clockSkewS: 30,
-      scopesSupported: ['mcp:tools'],
-      // The key set is fetched again as soon as a token names a key it lacks: the rotation test needs no wait.
-      jwksCooldownMs: 0,
+  rig = await startOAuthRig({
+    host: {
+      config: parseConfig('[plugins.workspace]\nroot = "."\n', '/test/foresight.toml', process.cwd()),
+      logger,
+      plugins: [whoami],
+      audit: { enabled: true, file: auditFile },
     },
+    oauth: { scopesSupported: ['mcp:tools'] },
   });
+  ({ issuer, http, tokens } = rig);
 });
 
 afterAll(async () => {
-  await Promise.allSettled(clients.map((client) => client.close()));
-  await host.close();
-  await issuer.close();
+  await rig.close();
   await rm(auditDir, { recursive: true, force: true });
 });
 

@@ -4,7 +4,7 @@ import type { CallEnvironment } from '../host/index.js';
 import { PREFETCH_META_KEY, type SpeculativeCallReport } from '../planner/index.js';
 import type { ToolService } from '../protocol/index.js';
 import type { AuditLog } from './log.js';
-import { type AuditRecord, type Speculative, latencySince, outcomeOf } from './record.js';
+import { type AuditRecord, type Speculative, INSUFFICIENT_SCOPE, latencySince, outcomeOf } from './record.js';
 
 /** Who the stream is and how it is connected. */
 export interface AuditedStream {
@@ -72,6 +72,34 @@ export function prefetchRecord(report: SpeculativeCallReport): AuditRecord {
     ...outcomeOf(report.result ? { result: report.result } : { error: report.error }),
     latency_ms: Math.round(report.latencyMs * 10) / 10,
     speculative: 'prefetch',
+  };
+}
+
+/** A call refused before it reached its tool, for want of an OAuth scope ([auth.scopes]): no tool ran. */
+export interface ScopeRefusedCall {
+  principal: string;
+  /** Published name, as the client asked for it. */
+  tool: string;
+  plugin: string | undefined;
+  era: 'legacy' | 'modern';
+  requestId: string | number | null;
+}
+
+/** The line of a refused call: an `error` outcome with the code `insufficient_scope`, over HTTP, 0 ms. */
+export function scopeRefusalRecord(call: ScopeRefusedCall): AuditRecord {
+  return {
+    audit: true,
+    time: new Date().toISOString(),
+    principal: call.principal,
+    tool: call.tool,
+    ...(call.plugin === undefined ? {} : { plugin: call.plugin }),
+    outcome: 'error',
+    error: { code: INSUFFICIENT_SCOPE },
+    latency_ms: 0,
+    speculative: false,
+    era: call.era,
+    transport: 'http',
+    ...(call.requestId === null ? {} : { request_id: call.requestId }),
   };
 }
 

@@ -24,7 +24,10 @@ export interface AuditRecord {
   /** The plugin the tool belongs to; absent for a tool not listed. */
   plugin?: string;
   outcome: AuditOutcome;
-  /** For outcomes other than `ok`: our error code (`E_…`), or `tool_error` for a result the tool itself marked `isError`. */
+  /**
+   * For outcomes other than `ok`: our error code (`E_…`), `tool_error` for a result the tool itself marked
+   * `isError`, or `insufficient_scope` for a call refused for want of an OAuth scope (no tool ran).
+   */
   error?: { code: string; kind?: string };
   latency_ms: number;
   speculative: Speculative;
@@ -37,6 +40,9 @@ export interface AuditRecord {
 
 /** The code a tool's own failure result is logged under. */
 export const TOOL_ERROR = 'tool_error';
+
+/** The code of a call refused at HTTP because the token lacks a scope the tool needs ([auth.scopes]). */
+export const INSUFFICIENT_SCOPE = 'insufficient_scope';
 
 /** The fields of a record that say how the call ended, from its result or what it threw. */
 export function outcomeOf(

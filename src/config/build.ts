@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { duplicatePrefixProblems } from './entry-problems.js';
 import { keyLinesUnder, lineOfKeyPath, type KeyLines } from './key-path.js';
+import type { AuthConfig } from './schema-auth.js';
 import type { ConfigFile } from './schema-file.js';
 import type { PluginSettings } from './schema-plugin.js';
 import { withLinkProbabilities } from './schema-tools.js';
@@ -26,7 +27,7 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
     ...(file === undefined ? {} : { file }),
     baseDir,
     server: parsed.server,
-    ...(parsed.auth === undefined ? {} : { auth: parsed.auth }),
+    ...(parsed.auth === undefined ? {} : { auth: withScopeLines(parsed.auth, keyLines) }),
     plugins,
     enrich: parsed.enrich.map((rule, index) => ({
       ...rule,
@@ -47,6 +48,18 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
       parsed.audit.file === undefined
         ? parsed.audit
         : { ...parsed.audit, file: resolve(baseDir, parsed.audit.file) },
+  };
+}
+
+/** Each [auth.scopes] entry with its line, so a glob that matches no tool is reported where it is written. */
+function withScopeLines(auth: AuthConfig, keyLines: KeyLines): AuthConfig {
+  if (!auth.toolScopes) return auth;
+  return {
+    ...auth,
+    toolScopes: auth.toolScopes.map((rule) => ({
+      ...rule,
+      line: lineOfKeyPath(keyLines, ['auth', 'scopes', rule.glob]) ?? 0,
+    })),
   };
 }
 

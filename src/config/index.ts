@@ -1,7 +1,7 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
 export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
-export type { AuthConfig, AuthIntrospection, JwtAlgorithm } from './schema-auth.js';
+export type { AuthConfig, AuthIntrospection, JwtAlgorithm, ToolScopeRule } from './schema-auth.js';
 export { DEFAULT_CLOCK_SKEW_S, DEFAULT_JWT_ALGORITHMS } from './schema-auth.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './schema-limits.js';
 export type {
@@ -46,7 +46,7 @@ export {
   redactSecretsInListing,
 } from './redact.js';
 export { EMBEDDED_DEFAULT } from './problems.js';
-export { lineOfKeyPath } from './key-path.js';
+export { formatKeyPath, lineOfKeyPath } from './key-path.js';
 export {
   DEFAULT_CALL_DEADLINE_MS,
   DEFAULT_LIFECYCLE_DEADLINE_MS,

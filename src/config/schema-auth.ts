@@ -1,5 +1,6 @@
-// The [auth] table: Foresight as an OAuth 2.1 resource server (issuer, audience, keys, algorithms, clock skew).
-import type * as z from 'zod';
+// The [auth] table: Foresight as an OAuth 2.1 resource server (issuer, audience, keys, algorithms, clock skew,
+// introspection), and [auth.scopes]: the scopes a token needs to see and call the tools each glob matches.
+import * as z from 'zod';
 import { closedTable, intBetween, listOf, matching, nonEmptyString, oneOf } from './leaf-schemas.js';
 import { ENV_NAME_PATTERN } from './schema-server.js';
 
@@ -82,6 +83,30 @@ function introspectionOf(
   };
 }
 
+/** RFC 6749 §3.3 scope-token: printable ASCII without space, `"` or `\\`, so it fits a challenge's `scope="…"`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+const scopeToken = () => matching(SCOPE_TOKEN, 'one scope such as "repo:read" (no spaces or quotes)');
+
+/** `"gh__*" = "repo:read"`, or `"gh__*" = { read = "repo:read", write = "repo:write" }`. */
+const ScopeRequirementSchema = z.union(
+  [
+    scopeToken(),
+    closedTable(
+      { read: scopeToken().optional(), write: scopeToken().optional() },
+      'a table such as { read = "repo:read", write = "repo:write" }',
+    ).refine((table) => table.read !== undefined || table.write !== undefined, {
+      error: 'expected read, write or both',
+    }),
+  ],
+  {
+    error:
+      'expected one scope such as "repo:read", or a table such as { read = "repo:read", write = "repo:write" }',
+  },
+);
+
+/** Keys are globs over published tool names; `!` negation is refused, since it would guard every other tool. */
+const ToolGlobSchema = matching(/^[^!\s]\S*$/, 'a glob over published tool names such as "gh__*"');
+
 export const AuthConfigSchema = closedTable({
   issuer: httpUrl(),
   audience: nonEmptyString(
@@ -101,6 +126,11 @@ export const AuthConfigSchema = closedTable({
     ENV_NAME_PATTERN,
     'an environment variable name such as "FORESIGHT_INTROSPECTION_SECRET"',
   ).optional(),
+  scopes: z
+    .record(ToolGlobSchema, ScopeRequirementSchema, {
+      error: 'expected a table of tool globs, such as [auth.scopes] "gh__*" = "repo:read"',
+    })
+    .optional(),
 }).transform((raw, context): AuthConfig => ({
   issuer: raw.issuer,
   audience: raw.audience,
@@ -109,7 +139,29 @@ export const AuthConfigSchema = closedTable({
   clockSkewS: raw.clock_skew_s,
   ...(raw.scopes_supported === undefined ? {} : { scopesSupported: raw.scopes_supported }),
   ...introspectionOf(raw, context),
+  ...(raw.scopes === undefined || Object.keys(raw.scopes).length === 0
+    ? {}
+    : {
+        toolScopes: Object.entries(raw.scopes).map(([glob, needs]) =>
+          typeof needs === 'string'
+            ? { glob, read: needs, write: undefined, line: 0 }
+            : { glob, read: needs.read, write: needs.write, line: 0 },
+        ),
+      }),
 }));
+
+/**
+ * One `[auth.scopes]` entry. Every tool the glob matches needs `read` (when set); a tool that may write needs
+ * `write` too (when set). A one-string entry is `read` alone: every call of a matching tool needs it.
+ */
+export interface ToolScopeRule {
+  /** A glob over published tool names (picomatch), as written. */
+  glob: string;
+  read: string | undefined;
+  write: string | undefined;
+  /** Line of the key in the config file; 0 when not from a file. */
+  line: number;
+}
 
 export interface AuthConfig {
   /** The authorization server's issuer identifier; tokens must carry it as `iss`. */
@@ -122,10 +174,12 @@ export interface AuthConfig {
   algorithms: JwtAlgorithm[];
   /** Tolerance for `exp` and `nbf`; default 30 s. */
   clockSkewS: number;
-  /** Scopes advertised in the protected resource metadata; default none listed. */
+  /** Scopes advertised in the protected resource metadata; default those `[auth.scopes]` names, else none. */
   scopesSupported?: string[];
   /** Opaque (non-JWT) tokens checked at the issuer's introspection endpoint (RFC 7662); default none: only JWTs. */
   introspection?: AuthIntrospection;
+  /** `[auth.scopes]`, in file order; absent when no tool is guarded by scope. */
+  toolScopes?: ToolScopeRule[];
 }
 
 export interface AuthIntrospection {

@@ -8,6 +8,7 @@ import {
   createDeclarativeEnrichers,
 } from './declarative.js';
 import { type RuleReport, reportRules } from './rule-report.js';
+import type { ScopeGlob } from './scope-report.js';
 import { ToolRules } from './tool-rules.js';
 
 export interface ConfigRulesOptions extends Omit<DeclarativeOptions, 'nameAt'> {
@@ -17,6 +18,8 @@ export interface ConfigRulesOptions extends Omit<DeclarativeOptions, 'nameAt'> {
   tables: readonly PluginEntry[];
   /** How messages name the config file: its path, or "(embedded default)". */
   file: string;
+  /** `[auth.scopes]` globs, reported with the rules. Default none. */
+  scopeGlobs?: readonly ScopeGlob[];
 }
 
 export interface ConfigRules {
@@ -29,7 +32,7 @@ export interface ConfigRules {
 }
 
 export function createConfigRules(options: ConfigRulesOptions): ConfigRules {
-  const { rules, tables, file, ...declarative } = options;
+  const { rules, tables, file, scopeGlobs, ...declarative } = options;
   const filters = new Map<string, ToolFilter>(
     tables
       .filter((table) => table.tools.allow !== undefined || table.tools.deny.length > 0)
@@ -43,6 +46,7 @@ export function createConfigRules(options: ConfigRulesOptions): ConfigRules {
   return {
     publish: toolRules.publish,
     enrichers,
-    report: (mounted, listed) => reportRules({ file, rules, tables, mounted, toolRules, enrichers, listed }),
+    report: (mounted, listed) =>
+      reportRules({ file, rules, tables, mounted, toolRules, enrichers, listed, scopeGlobs }),
   };
 }

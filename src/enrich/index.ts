@@ -35,4 +35,6 @@ export type { ChainLink } from './chain.js';
 export { createDeclarativeEnrichers } from './declarative.js';
 export { type ConfigRules, type ConfigRulesOptions, createConfigRules } from './config-rules.js';
 export type { RuleReport } from './rule-report.js';
+export { unseenPlugins } from './rule-reach.js';
+export { type ScopeGlob, type ScopeGlobProblem, reportScopeGlobs } from './scope-report.js';
 export { type RuleLog, createRuleLog } from './rule-log.js';

@@ -4,6 +4,8 @@ import picomatch from 'picomatch';
 import { type DeclarativeEnrichRule, type PluginEntry, lineOfKeyPath } from '../config/index.js';
 import type { MountedPlugin } from '../host/index.js';
 import { type DeclarativeEnricher, ruleLabel } from './declarative.js';
+import { type Unseen, at, couldReach, describeUnseen, listOrNone, unseenPlugins } from './rule-reach.js';
+import { type ScopeGlob, reportScopeGlobs } from './scope-report.js';
 import type { ToolRules } from './tool-rules.js';
 
 export interface RuleReport {
@@ -27,13 +29,8 @@ export interface RuleReportInput {
   enrichers: readonly DeclarativeEnricher[];
   /** Published names of the tools listed now: only their enrichment is current. */
   listed: ReadonlySet<string>;
-}
-
-/** A plugin whose tools are not all known: what could name its tools is not checked. */
-interface Unseen {
-  name: string;
-  prefix: string;
-  why: string;
+  /** `[auth.scopes]` globs, over published names. Default none. */
+  scopeGlobs?: readonly ScopeGlob[];
 }
 
 /** One tool as a block saw it. */
@@ -48,21 +45,9 @@ export function reportRules(input: RuleReportInput): RuleReport {
   reportFilters(input, unseen, report);
   const sightings = sightBlocks(input);
   input.rules.forEach((rule, index) => reportBlock(input, index, sightings[index] ?? [], unseen, report));
+  if (input.scopeGlobs?.length)
+    reportScopeGlobs({ file: input.file, globs: input.scopeGlobs, listed: input.listed, unseen }, report);
   return report;
-}
-
-function unseenPlugins({ tables, mounted }: RuleReportInput): Unseen[] {
-  const found: Unseen[] = mounted
-    // A degraded plugin serves all its tools (with plainer schemas): what names them can be checked.
-    .filter((plugin) => plugin.health.state !== 'ready' && plugin.health.state !== 'degraded')
-    .map((plugin) => ({ name: plugin.name, prefix: plugin.prefix, why: plugin.health.state }));
-  for (const table of tables)
-    if (!table.enabled) found.push({ name: table.name, prefix: table.prefix, why: 'disabled' });
-  return found;
-}
-
-function at(file: string, line: number | undefined): string {
-  return line ? `${file}:${line}` : file;
 }
 
 /** `tools.allow` and `tools.deny` of each plugin table, glob by glob, over the plugin's own tool names. */
@@ -182,23 +167,4 @@ function paramsOf(rule: DeclarativeEnrichRule): [string, string][] {
     ...Object.keys(rule.defaults).map((name): [string, string] => ['defaults', name]),
     ...Object.keys(rule.rename).map((name): [string, string] => ['rename', name]),
   ];
-}
-
-/**
- * Whether a glob may match a tool published behind `prefix`: judged by its literal start, since the plugin's
- * tools are unknown. A prefix-less plugin may publish any name.
- */
-function couldReach(glob: string, prefix: string): boolean {
-  if (prefix === '') return true;
-  const literal = /^[^*?[\]{}()!+@\\]*/.exec(glob)?.[0] ?? '';
-  const head = `${prefix}__`;
-  return literal.startsWith(head) || head.startsWith(literal);
-}
-
-function describeUnseen(plugins: readonly Unseen[]): string {
-  return `not checked: ${plugins.map((plugin) => `plugin ${plugin.name} is ${plugin.why}`).join(', ')}`;
-}
-
-function listOrNone(names: readonly string[]): string {
-  return names.length > 0 ? names.join(', ') : 'nothing';
 }

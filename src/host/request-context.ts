@@ -48,6 +48,11 @@ export interface CallEnvironment {
   closeSSEStream?(): void;
   /** Who the request comes from (`RequestContext.principal`). */
   readonly principal?: string;
+  /**
+   * Whether the request's access token may call another tool (by published name), under `[auth.scopes]`; undefined
+   * when no scope guards tools (stdio, no OAuth). The planner runs nothing ahead that the caller could not call.
+   */
+  readonly mayCall?: (tool: string) => boolean;
   /** What the client declared it can answer (`RequestContext.clientCapabilities`). */
   readonly clientCapabilities?: ClientCapabilities;
   /** The call runs again for a retry whose waiting call this process does not hold (`RequestContext.replayedInput`). */

@@ -410,7 +410,7 @@ export class Planner {
       // The call goes out first: the learner hears of it while the plugin works, not before.
       const answered = host.callTool(name, prepared.args, env, callOptions(model));
       const observation = this.observe(session, name, argsKey);
-      return this.answer(session, prepared, model, await answered, observation, undefined);
+      return this.answer(session, prepared, model, await answered, observation, undefined, env?.mayCall);
     }
 
     const observation = this.observe(session, name, argsKey);
@@ -420,7 +420,7 @@ export class Planner {
     const raw = prefetched
       ? structuredClone(prefetched.result)
       : await host.callTool(name, prepared.args, env, callOptions(model));
-    const answer = this.answer(session, prepared, model, raw, observation, listing);
+    const answer = this.answer(session, prepared, model, raw, observation, listing, env?.mayCall);
     return prefetched ? withPrefetchMeta(answer, prefetched.served) : answer;
   }
 
@@ -432,9 +432,10 @@ export class Planner {
     raw: CallToolResult,
     observation: Observed | undefined,
     listing: Listing | undefined,
+    mayCall: CallEnvironment['mayCall'],
   ): CallToolResult {
     const answer = this.options.pipeline.finish(prepared, raw);
-    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing);
+    if (raw.isError !== true) this.schedulePlan(session, prepared, model, raw, observation, listing, mayCall);
     return answer;
   }
 
@@ -534,6 +535,7 @@ export class Planner {
     raw: CallToolResult,
     observation: Observed | undefined,
     listing: Listing | undefined,
+    mayCall: CallEnvironment['mayCall'],
   ): void {
     if (model.followUp.length === 0 && listing === undefined) {
       // Nothing to plan: the learner hears so at once, without a turn of the event loop per call.
@@ -543,7 +545,7 @@ export class Planner {
     // After the answer has gone out: planning never delays the agent's own call.
     setImmediate(() => {
       try {
-        this.plan(session, prepared, model, raw, observation, listing);
+        this.plan(session, prepared, model, raw, observation, listing, mayCall);
       } catch (error) {
         this.options.logger.warn(
           { tool: prepared.enriched.ref.published, err: describeThrown(error) },
@@ -560,6 +562,8 @@ export class Planner {
     raw: CallToolResult,
     observation: Observed | undefined,
     listing: Listing | undefined,
+    /** What the token of the call planned from allows ([auth.scopes]): nothing else is run ahead for it. */
+    mayCall: CallEnvironment['mayCall'],
   ): void {
     if (this.closed) return;
     const { enriched: from, args: prevArgs } = call;
@@ -620,6 +624,8 @@ export class Planner {
       const id = `${candidate.tool}\u0000${candidate.key}`;
       const set = byCandidate.get(id);
       if (!set) continue;
+      // The caller could not make this call itself: left as skipped, which teaches the learner nothing of it.
+      if (mayCall && !mayCall(candidate.tool)) continue;
       if (!(learner?.speculationAllowed(candidate.tool) ?? true)) {
         statuses.set(id, 'suppressed');
         continue;

@@ -21,7 +21,9 @@ import { nestsDeeperThan } from './json-depth.js';
 import { localUrlHost } from './listen-address.js';
 import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
+import { type ScopeGuard, authInfoOf, principalFromAuthInfo, scopeCheckOf } from './request-auth.js';
 import { type OAuthResourceOptions, type ResourceServer, createResourceServer } from './resource-server.js';
+import { type ScopeRefusal, scopeShortfall, stepUpAnswer } from './scope-challenge.js';
 import type { Binding, BoundServer } from './server-factory.js';
 
 export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
@@ -44,6 +46,15 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   listen: ListenSubscriptions;
   /** OAuth access tokens ([auth]) instead of the static `authToken`: every request needs one, verified here. */
   oauth?: OAuthResourceOptions;
+  /**
+   * With `oauth`: the scopes each tool needs ([auth.scopes]). A tool the request's token lacks scopes for is not
+   * listed to it, and a call of it is refused with 403 `insufficient_scope` naming them (the step-up challenge);
+   * each request is judged by its own token, so a 2025 session steps up by sending a new one.
+   * Default none: every tool is listed and callable by any valid token.
+   */
+  scopeGuard?: ScopeGuard;
+  /** Hears of each call refused for want of scope (the audit log), once the 403 has gone. Default none. */
+  onScopeRefused?(refusal: ScopeRefusal): void;
   /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its 2026-07-28 calls. */
   toolSchema?(name: string): McpTool['inputSchema'] | undefined;
 }
@@ -68,6 +79,8 @@ interface LiveSession {
   inFlight: Set<string | number>;
   /** Who opened the session: only they may use it. */
   principal: string;
+  /** Under [auth.scopes], the scopes of the token last seen on the session (sorted, space-separated). */
+  scopes?: string;
 }
 
 /** How long a client refused for a full server is told to wait before it tries again. */
@@ -161,15 +174,20 @@ function principalOf(req: IncomingMessage, tokenFingerprint: string | undefined)
   return tokenFingerprint ?? `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 
-/** Carries the principal to the server the SDK builds (its factory and handlers see `authInfo`); never a token. */
-function authInfoOf(principal: string, scopes: string[] = []): AuthInfo {
-  return { token: '', clientId: principal, scopes, extra: { principal } };
+/** The scopes of a request's token, as one comparable string. */
+function scopeKey(auth: AuthInfo | undefined): string {
+  return [...(auth?.scopes ?? [])].sort().join(' ');
 }
 
-/** The principal a modern request's factory was handed. */
-export function principalFromAuthInfo(authInfo: AuthInfo | undefined): string {
-  const principal = authInfo?.extra?.principal;
-  return typeof principal === 'string' ? principal : 'address:unknown';
+/**
+ * A session is judged by each request's own token, so a new token with other scopes (a step-up) changes the tools
+ * it is listed: its client is told, as for any change of the list.
+ */
+function noteSessionScopes(live: LiveSession, auth: AuthInfo): void {
+  const scopes = scopeKey(auth);
+  if (live.scopes !== undefined && live.scopes !== scopes)
+    live.bound.server.sendToolListChanged().catch(() => {});
+  live.scopes = scopes;
 }
 
 /** The protected resource metadata (RFC 9728): public, so any origin may read it. */
@@ -253,6 +271,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
             protocolVersion: negotiatedVersion(body),
             inFlight: new Set(),
             principal,
+            ...(options.scopeGuard
+              ? { scopes: scopeKey((req as IncomingMessage & { auth?: AuthInfo }).auth) }
+              : {}),
           });
         },
       });
@@ -355,6 +376,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       return sendJsonRpcError(res, verdict.status, -32600, verdict.message);
     }
     let principal: string;
+    let auth: AuthInfo;
     if (resourceServer) {
       const verified = await resourceServer.authenticate(header(req, 'authorization'));
       if (!verified.ok) {
@@ -364,17 +386,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         return sendJsonRpcError(res, verified.status, -32600, verified.message);
       }
       principal = verified.principal;
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal, verified.scopes);
+      auth = authInfoOf(principal, verified.scopes, options.scopeGuard);
     } else {
       principal = principalOf(req, tokenFingerprint);
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal);
+      auth = authInfoOf(principal);
     }
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
     const sessionId = header(req, 'mcp-session-id');
     const known = sessionId === undefined ? undefined : sessions.get(sessionId);
     // Under OAuth a session is its opener's: another principal holding its id is told it does not exist. (An
     // address is no identity: a client reaching localhost over IPv4 and then IPv6 keeps its session.)
     const live = resourceServer && known?.principal !== principal ? undefined : known;
-    if (live) live.lastSeenMs = Date.now();
+    if (live) {
+      live.lastSeenMs = Date.now();
+      if (options.scopeGuard) noteSessionScopes(live, auth);
+    }
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes, limits.maxDepth) : undefined;
     const era = classifyInboundRequest({
@@ -384,6 +410,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       mcpNameHeader: header(req, 'mcp-name'),
       ...(body === undefined ? {} : { body }),
     });
+    // Before either era's entry: a call the token lacks scopes for is the HTTP 403 step-up challenge, in a 2025
+    // session and a 2026-07-28 request alike (a JSON-RPC error inside a 200 would not tell the client to re-auth).
+    const check = resourceServer && body !== undefined ? scopeCheckOf(auth) : undefined;
+    const shortfall = check && scopeShortfall(body, check);
+    if (resourceServer && shortfall) {
+      const { challenge, message } = stepUpAnswer(resourceServer.metadataUrl, shortfall);
+      res.setHeader('www-authenticate', challenge);
+      sendJsonRpcError(res, 403, -32600, message, shortfall.id);
+      // After the answer has gone: what a listener throws reaches the request's catch, which only logs it.
+      options.onScopeRefused?.({ ...shortfall, principal, era: era.kind === 'modern' ? 'modern' : 'legacy' });
+      return;
+    }
     // Modern requests, the requests the SDK refuses (mismatched headers, unknown versions), and every request
     // when 2025 clients are refused: the SDK's entry answers them.
     if (era.kind !== 'legacy' || options.legacyClients === 'reject')

@@ -33,6 +33,8 @@ export { CallRateLimiter, CallRateExceeded, type CallRateOptions } from './call-
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';
+export type { ScopeGuard } from './request-auth.js';
+export type { ScopeRefusal } from './scope-challenge.js';
 export { principalOfSubject } from './jwt-verifier.js';
 export { type IntrospectionOptions, basicCredentialParts } from './token-introspection.js';
 export { toolCallFailure, requestFailure, type WireErrorOptions } from './wire-errors.js';

@@ -52,6 +52,8 @@ export interface InputChannel {
   deadline?: CallEnvironment['deadline'];
   /** Who the request comes from (`CallEnvironment.principal`). */
   readonly principal?: string;
+  /** What the request's access token allows (`CallEnvironment.mayCall`). */
+  readonly mayCall?: CallEnvironment['mayCall'];
 }
 
 export type FlowEvent<R> =
@@ -411,6 +413,11 @@ class FlowEnvironment implements CallEnvironment {
   /** The principal of the request that started the call: a driver taking it over later does not change it. */
   get principal(): string | undefined {
     return (this.#principal ??= this.flow.driver.principal);
+  }
+
+  /** The request driving the call now: a retry brings its own token. */
+  get mayCall() {
+    return this.flow.driver.mayCall;
   }
 
   get signal(): AbortSignal {

@@ -11,6 +11,7 @@ import type {
 import { type CallEnvironment, INPUT_KEY_META, type InputRequestOptions } from '../host/index.js';
 import { LOCAL_PRINCIPAL } from './caller.js';
 import type { InputChannel } from './input-flow.js';
+import { requestScopeCheck } from './request-auth.js';
 
 /** In order of severity, as MCP defines them. */
 const LOG_LEVELS: readonly LoggingLevel[] = LoggingLevelSchema.options;
@@ -41,6 +42,12 @@ export class RequestChannel implements InputChannel {
   get principal(): string {
     const principal = this.ctx.http?.authInfo?.extra?.['principal'];
     return typeof principal === 'string' ? principal : LOCAL_PRINCIPAL;
+  }
+
+  /** Under `[auth.scopes]`, what the request's token allows; made per read, and the planner reads it once a call. */
+  get mayCall(): ((tool: string) => boolean) | undefined {
+    const check = requestScopeCheck(this.ctx);
+    return check && ((tool) => check(tool).missing.length === 0);
   }
 
   get signal(): AbortSignal {

@@ -24,6 +24,7 @@ import {
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
 import type { Escalation, InputRounds } from './input-rounds.js';
 import { withClientErrorCodes } from './client-error-codes.js';
+import { requestScopeCheck } from './request-auth.js';
 import { LegacyRequestEnvironment, type LogThresholdOf, RequestChannel } from './request-channel.js';
 import {
   TASKS_EXTENSION,
@@ -252,8 +253,16 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   server.setRequestHandler(
     'tools/list',
     listing((_request: unknown, ctx: ServerContext) => {
-      const listed = options.redactListing(toolsFor(ctx).listTools());
-      return withListHints('tools', { tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[] });
+      const check = requestScopeCheck(ctx);
+      const all = options.redactListing(toolsFor(ctx).listTools());
+      if (!check)
+        return withListHints('tools', { tools: (modern ? all : withoutTaskSupport(all)) as Tool[] });
+      // Under [auth.scopes] a tool the token may not call is not listed to it, so the list is this caller's own.
+      const listed = all.filter((tool) => check(tool.name).missing.length === 0);
+      const result = withListHints('tools', {
+        tools: (modern ? listed : withoutTaskSupport(listed)) as Tool[],
+      });
+      return modern ? { ...result, cacheScope: 'private' as const } : result;
     }),
   );
   /**

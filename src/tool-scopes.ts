@@ -1,0 +1,77 @@
+// [auth.scopes] resolved for serving: the scopes each published tool needs, from the globs that match it and
+// whether the tool may write (its value model, which MCP's readOnlyHint feeds), and the scopes the rules name.
+import picomatch from 'picomatch';
+import { type PluginEntry, type ToolScopeRule, EMBEDDED_DEFAULT } from './config/index.js';
+import { type RuleReport, type ToolValueModel, reportScopeGlobs, unseenPlugins } from './enrich/index.js';
+import { type Logger, type MountedPlugin, errors } from './host/index.js';
+import { isReadOnly } from './planner/index.js';
+import type { ScopeGuard } from './protocol/index.js';
+
+/** What the rules are checked against and resolved with: a started host whose plugins have settled. */
+export interface ScopeContext {
+  /** The config file (for messages), and its plugin tables (a disabled one may hold what a glob names). */
+  file: string | undefined;
+  tables: readonly PluginEntry[];
+  mounted: readonly MountedPlugin[];
+  /** Published names of the tools listed now. */
+  listed: ReadonlySet<string>;
+  /** The planner's value model of a listed tool. */
+  modelOf(tool: string): ToolValueModel | undefined;
+  logger: Logger;
+}
+
+/**
+ * The guard for serving, or E_CONFIG_INVALID naming each glob that matches no listed tool (a typo there would
+ * leave the tool it meant open to every token). A glob that may name a plugin not up now is logged, not refused.
+ * A tool may write unless its value model says it only reads; one that is not listed counts as writing.
+ */
+export function resolveToolScopes(rules: readonly ToolScopeRule[], context: ScopeContext): ScopeGuard {
+  const file = context.file ?? EMBEDDED_DEFAULT;
+  const report: RuleReport = { matched: [], problems: [], unchecked: [] };
+  const unseen = unseenPlugins({ tables: context.tables, mounted: context.mounted });
+  const problems = reportScopeGlobs({ file, globs: rules, listed: context.listed, unseen }, report);
+  const [first] = problems;
+  if (first && problems.length === 1) throw errors.configInvalid(first.where, first.what);
+  if (first)
+    throw errors.configInvalid(
+      file,
+      `${problems.length} problems:\n  ${problems.map((p) => `${p.where}: ${p.what}`).join('\n  ')}`,
+    );
+  for (const note of report.unchecked) context.logger.warn({}, `[auth.scopes] ${note}`);
+  return createScopeGuard(rules, (tool) => {
+    const model = context.modelOf(tool);
+    return model === undefined || !isReadOnly(model);
+  });
+}
+
+/**
+ * What each call needs: every rule whose glob matches the tool adds its `read` scope, and, for a tool that may
+ * write, its `write` scope too. Rules add up (a tool matched by `"*"` and `"gh__*"` needs both), so a rule never
+ * loosens another. `mayWrite` is asked only when a matching rule has a `write` scope.
+ */
+export function createScopeGuard(
+  rules: readonly ToolScopeRule[],
+  mayWrite: (tool: string) => boolean,
+): ScopeGuard {
+  const compiled = rules.map((rule) => ({ ...rule, matches: picomatch(rule.glob) }));
+  return (tool) => {
+    const needed: string[] = [];
+    let writes: boolean | undefined;
+    for (const rule of compiled) {
+      if (!rule.matches(tool)) continue;
+      if (rule.read !== undefined) needed.push(rule.read);
+      if (rule.write !== undefined && (writes ??= mayWrite(tool))) needed.push(rule.write);
+    }
+    return needed.length < 2 ? needed : [...new Set(needed)];
+  };
+}
+
+/** Every scope the rules name, in file order: what the protected resource metadata lists when not told otherwise. */
+export function scopesNamed(rules: readonly ToolScopeRule[]): string[] {
+  const named = new Set<string>();
+  for (const rule of rules) {
+    if (rule.read !== undefined) named.add(rule.read);
+    if (rule.write !== undefined) named.add(rule.write);
+  }
+  return [...named];
+}
