@@ -1,7 +1,7 @@
 // Opaque access tokens checked by token introspection (RFC 7662) at a real local issuer: served for SDK v2 clients
 // of both eras, refused when inactive or issued for another resource, remembered by hash for a bounded time, 503
 // while the endpoint cannot be asked; neither the token nor the introspection client secret reaches a log or answer.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig, redactSecrets } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
@@ -11,7 +11,7 @@ import { type OAuthResourceOptions, createResourceServer } from '../src/protocol
 import { createIntrospectionVerifier, looksLikeJwt } from '../src/protocol/token-introspection.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
-import { MODERN_VERSION } from './support/modern-wire.js';
+import { connectWithToken } from './support/oauth-rig.js';
 
 const AUDIENCE = 'https://foresight.test/mcp';
 const LISTENER = 'http://127.0.0.1:3000/mcp';
@@ -50,19 +50,8 @@ function oauthOptions(more: Partial<OAuthResourceOptions['introspection']> = {})
 const opaque = (claims: Record<string, unknown> = {}) =>
   issuer.opaque({ sub: 'alice', aud: AUDIENCE, scope: 'mcp:tools', client_id: 'cli', ...claims });
 
-async function connect(bearer: string, era: 'legacy' | 'modern'): Promise<Client> {
-  const client = new Client(
-    { name: `introspection-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
-  );
-  clients.push(client);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(http.url), {
-      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-    }),
-  );
-  return client;
-}
+const connect = (bearer: string, era: 'legacy' | 'modern') =>
+  connectWithToken(http.url, bearer, era, clients);
 
 function post(bearer: string): Promise<Response> {
   return fetch(http.url, {

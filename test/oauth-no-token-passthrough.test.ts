@@ -1,7 +1,7 @@
 // No token pass-through (MCP authorization): the access token a client presents to Foresight authenticates that
 // client here and goes no further. An upstream MCP server and a provider's API, reached on the client's behalf,
 // see only their own credentials (none for the upstream, the provider's own token for GitHub), for both eras.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
@@ -10,7 +10,7 @@ import { type FakeGitHub, gh, startFakeGitHub } from './support/fake-github.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LegacyHttpUpstream, serveLegacyHttp } from './support/legacy-http-upstream.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
-import { MODERN_VERSION } from './support/modern-wire.js';
+import { connectWithToken } from './support/oauth-rig.js';
 
 const AUDIENCE = 'https://foresight.test/mcp';
 const REPO = 'octo-org/octo-repo';
@@ -28,17 +28,7 @@ const tokens: string[] = [];
 async function connect(era: 'legacy' | 'modern'): Promise<Client> {
   const bearer = await issuer.sign({ sub: `passthrough-${era}`, aud: AUDIENCE });
   tokens.push(bearer);
-  const client = new Client(
-    { name: `passthrough-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
-  );
-  clients.push(client);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(http.url), {
-      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-    }),
-  );
-  return client;
+  return connectWithToken(http.url, bearer, era, clients);
 }
 
 beforeAll(async () => {

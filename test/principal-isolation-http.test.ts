@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
@@ -14,7 +14,7 @@ import { type LearnedState, PLANNER_STATS_URI, PREFETCH_META_KEY } from '../src/
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
-import { MODERN_VERSION } from './support/modern-wire.js';
+import { connectWithToken } from './support/oauth-rig.js';
 import { type RecordsPlugin, recordsPlugin } from './support/records-plugin.js';
 
 const AUDIENCE = 'https://foresight.test/mcp';
@@ -64,18 +64,7 @@ async function serve(host: ForesightHost): Promise<HttpServing> {
 }
 
 async function connect(http: HttpServing, sub: string, era: 'legacy' | 'modern' = 'legacy'): Promise<Client> {
-  const bearer = await issuer.sign({ sub, aud: AUDIENCE });
-  const client = new Client(
-    { name: `isolation-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {},
-  );
-  clients.push(client);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(http.url), {
-      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-    }),
-  );
-  return client;
+  return connectWithToken(http.url, await issuer.sign({ sub, aud: AUDIENCE }), era, clients);
 }
 
 interface Stats {

@@ -60,6 +60,26 @@ function clientFor(era: 'legacy' | 'modern'): Client {
   );
 }
 
+/**
+ * An SDK v2 client of `era` connected to `url` with `bearer` on every request; pushed onto `opened` before it
+ * connects, so a test's cleanup closes it even when connecting fails.
+ */
+export async function connectWithToken(
+  url: string | URL,
+  bearer: string,
+  era: 'legacy' | 'modern' = 'legacy',
+  opened: Client[] = [],
+): Promise<Client> {
+  const client = clientFor(era);
+  opened.push(client);
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+    }),
+  );
+  return client;
+}
+
 export async function startOAuthRig(options: OAuthRigOptions): Promise<OAuthRig> {
   const issuer = await startLocalIssuer();
   const host = createHost(options.host);
@@ -95,16 +115,7 @@ export async function startOAuthRig(options: OAuthRigOptions): Promise<OAuthRig>
       tokens.push(signed);
       return signed;
     },
-    async connect(bearer, era = 'legacy') {
-      const client = clientFor(era);
-      clients.push(client);
-      await client.connect(
-        new StreamableHTTPClientTransport(url, {
-          requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-        }),
-      );
-      return client;
-    },
+    connect: (bearer, era = 'legacy') => connectWithToken(url, bearer, era, clients),
     async connectSwappable(bearer, era = 'legacy') {
       let current = bearer;
       const client = clientFor(era);
