@@ -97,6 +97,14 @@ export interface CatalogOwners {
   isBuiltin(uri: string): boolean;
 }
 
+/** What guards each plugin's resources and prompts, for one tool list. */
+export interface PluginReadScopes {
+  /** By plugin (instance name), for each plugin with a listed tool. */
+  byPlugin: ReadonlyMap<string, readonly string[]>;
+  /** For a plugin with no listed tool. */
+  withoutTools: readonly string[];
+}
+
 /**
  * The `read` scopes guarding each plugin's resources, templates and prompts: those of every rule whose glob matches
  * all of the plugin's listed tools (`"gh__*"` guards gh's, `"*"` every plugin's; a glob matching only some of them,
@@ -106,32 +114,39 @@ export interface CatalogOwners {
 export function pluginReadScopes(
   rules: readonly ToolScopeRule[],
   listed: readonly ListedTool[],
-): (plugin: string) => readonly string[] {
+): PluginReadScopes {
   const reading = rules
     .filter((rule) => rule.read !== undefined)
     .map((rule) => ({ read: rule.read!, matches: picomatch(rule.glob) }));
+  const scopesOver = (names: readonly string[]): readonly string[] => {
+    if (names.length === 0) return [];
+    const matching = reading.filter((rule) => names.every((name) => rule.matches(name)));
+    return [...new Set(matching.map((rule) => rule.read))];
+  };
   const toolsOf = new Map<string, string[]>();
-  for (const { name, plugin } of listed) toolsOf.set(plugin, [...(toolsOf.get(plugin) ?? []), name]);
-  const scopesOver = (names: readonly string[]) =>
-    names.length === 0
-      ? []
-      : [
-          ...new Set(
-            reading.filter((rule) => names.every((name) => rule.matches(name))).map((rule) => rule.read),
-          ),
-        ];
-  const byPlugin = new Map([...toolsOf].map(([plugin, names]) => [plugin, scopesOver(names)]));
-  const toolless = scopesOver(listed.map((tool) => tool.name));
-  return (plugin) => byPlugin.get(plugin) ?? toolless;
+  for (const { name, plugin } of listed) {
+    const names = toolsOf.get(plugin);
+    if (names) names.push(name);
+    else toolsOf.set(plugin, [name]);
+  }
+  return {
+    byPlugin: new Map([...toolsOf].map(([plugin, names]) => [plugin, scopesOver(names)])),
+    withoutTools: scopesOver(listed.map((tool) => tool.name)),
+  };
 }
 
-/** The guard of the plugins' resources and prompts ([auth.scopes]), following the tool list as it changes. */
+/**
+ * The guard of the plugins' resources and prompts ([auth.scopes]), following the tool list as it changes. A plugin
+ * whose tools all go from the list (an upstream reconnecting) keeps the scopes its tools last gave it, on top of
+ * those of a plugin without tools: its resources must not open up while its tools are away.
+ */
 export function createCatalogScopeGuard(
   rules: readonly ToolScopeRule[],
   owners: CatalogOwners,
 ): CatalogScopeGuard {
   let seen: readonly { name: string }[] | undefined;
-  let scopesOf: (plugin: string) => readonly string[] = () => [];
+  let current: PluginReadScopes = { byPlugin: new Map(), withoutTools: [] };
+  const lastKnown = new Map<string, readonly string[]>();
   const ofPlugin = (plugin: string | undefined): readonly string[] => {
     if (plugin === undefined) return [];
     const listed = owners.listed();
@@ -140,9 +155,13 @@ export function createCatalogScopeGuard(
         const of = owners.pluginOf(name);
         return of === undefined ? [] : [{ name, plugin: of }];
       });
-      [seen, scopesOf] = [listed, pluginReadScopes(rules, owned)];
+      [seen, current] = [listed, pluginReadScopes(rules, owned)];
+      for (const [name, scopes] of current.byPlugin) lastKnown.set(name, scopes);
     }
-    return scopesOf(plugin);
+    const scopes = current.byPlugin.get(plugin);
+    if (scopes !== undefined) return scopes;
+    const before = lastKnown.get(plugin);
+    return before === undefined ? current.withoutTools : [...new Set([...before, ...current.withoutTools])];
   };
   return {
     resource: (uri) => (owners.isBuiltin(uri) ? [] : ofPlugin(owners.ownerOfUri(uri))),

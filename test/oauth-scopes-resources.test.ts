@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightConfig, parseConfig } from '../src/config/index.js';
 import { definePlugin } from '../src/index.js';
 import { PLANNER_STATS_URI } from '../src/planner/index.js';
-import { pluginReadScopes } from '../src/tool-scopes.js';
+import { createCatalogScopeGuard, pluginReadScopes } from '../src/tool-scopes.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import { modernPost } from './support/modern-wire.js';
 import { INITIALIZE, METADATA_URL, type OAuthRig, startOAuthRig } from './support/oauth-rig.js';
@@ -268,32 +268,66 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
 });
 
 describe('which rules guard a plugin’s resources and prompts', () => {
-  const listed = [
-    { name: 'gh__get_issue', plugin: 'gh' },
-    { name: 'gh__merge_pr', plugin: 'gh' },
-    { name: 'jira__search', plugin: 'jira' },
-  ];
+  const GH_AND_JIRA = [{ name: 'gh__get_issue' }, { name: 'gh__merge_pr' }, { name: 'jira__search' }];
   const rulesOf = (lines: string) => configWith(lines).auth!.toolScopes!;
+  /** A guard over plugins named by their prefix (`gh://…`, `gh__…`); `docs` has resources but no tools. */
+  const guardOf = (lines: string, tools: () => readonly { name: string }[] = () => GH_AND_JIRA) => {
+    const guard = createCatalogScopeGuard(rulesOf(lines), {
+      listed: tools,
+      pluginOf: (tool) => tool.split('__')[0],
+      ownerOfUri: (uri) => uri.split('://')[0],
+      ownerOfPrompt: (name) => name.split('__')[0],
+      isBuiltin: (uri) => uri === PLANNER_STATS_URI,
+    });
+    return (plugin: string) => {
+      const byUri = guard.resource(`${plugin}://thing`);
+      expect(guard.prompt(`${plugin}__prompt`)).toEqual(byUri);
+      return byUri;
+    };
+  };
 
   it('a glob matching every tool of the plugin gives its read scope; one matching only some gives none', () => {
-    const scopes = pluginReadScopes(
-      rulesOf(`"gh__*" = { read = "repo:read", write = "repo:write" }\n"gh__merge_*" = "repo:merge"\n`),
-      listed,
+    const scopes = guardOf(
+      `"gh__*" = { read = "repo:read", write = "repo:write" }\n"gh__merge_*" = "repo:merge"\n`,
     );
     expect(scopes('gh')).toEqual(['repo:read']);
     expect(scopes('jira')).toEqual([]);
   });
 
-  it('"*" guards every plugin, one without tools too; a write-only rule guards no reading', () => {
-    const scopes = pluginReadScopes(rulesOf(`"*" = "mcp"\n"jira__*" = { write = "jira:write" }\n`), listed);
+  it('"*" guards every plugin, one without tools too, but not Foresight’s own resources; a write-only rule guards no reading', () => {
+    const rules = rulesOf(`"*" = "mcp"\n"jira__*" = { write = "jira:write" }\n`);
+    const scopes = guardOf(`"*" = "mcp"\n"jira__*" = { write = "jira:write" }\n`);
     expect(scopes('gh')).toEqual(['mcp']);
     expect(scopes('jira')).toEqual(['mcp']);
     expect(scopes('docs')).toEqual(['mcp']);
+    const listed = GH_AND_JIRA.map(({ name }) => ({ name, plugin: name.split('__')[0]! }));
+    expect(pluginReadScopes(rules, listed).withoutTools).toEqual(['mcp']);
+    const guard = createCatalogScopeGuard(rules, {
+      listed: () => GH_AND_JIRA,
+      pluginOf: () => 'gh',
+      ownerOfUri: () => 'foresight',
+      ownerOfPrompt: () => undefined,
+      isBuiltin: (uri) => uri === PLANNER_STATS_URI,
+    });
+    expect(guard.resource(PLANNER_STATS_URI)).toEqual([]);
+    expect(guard.prompt('nobody__prompt')).toEqual([]);
   });
 
   it('a plugin without tools is guarded only by the globs that match every listed tool', () => {
-    const scopes = pluginReadScopes(rulesOf(`"gh__*" = "repo:read"\n"*__*" = "any"\n`), listed);
+    const scopes = guardOf(`"gh__*" = "repo:read"\n"*__*" = "any"\n`);
     expect(scopes('docs')).toEqual(['any']);
     expect(scopes('gh')).toEqual(['repo:read', 'any']);
+  });
+
+  it('follows the tool list, and a plugin whose tools all go keeps the scopes they last gave', () => {
+    let tools: readonly { name: string }[] = GH_AND_JIRA;
+    const scopes = guardOf(`"gh__*" = "repo:read"\n"jira__*" = "jira:read"\n`, () => tools);
+    expect(scopes('gh')).toEqual(['repo:read']);
+    tools = [...GH_AND_JIRA, { name: 'gh__other' }];
+    expect(scopes('gh')).toEqual(['repo:read']);
+    // gh's upstream is reconnecting: its tools are away, its resources stay guarded.
+    tools = [{ name: 'jira__search' }, { name: 'wiki__page' }];
+    expect(scopes('gh')).toEqual(['repo:read']);
+    expect(scopes('jira')).toEqual(['jira:read']);
   });
 });
