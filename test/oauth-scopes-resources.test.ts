@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightConfig, parseConfig } from '../src/config/index.js';
-import { definePlugin } from '../src/index.js';
+import { type PluginContext, type PluginProvider, definePlugin } from '../src/index.js';
 import { PLANNER_STATS_URI } from '../src/planner/index.js';
 import { createCatalogScopeGuard, pluginReadScopes } from '../src/tool-scopes.js';
 import { createMemoryLogger } from './support/in-memory.js';
@@ -25,43 +25,74 @@ function configWith(scopes: string): ForesightConfig {
   return parseConfig(`${AUTH}[auth.scopes]\n${scopes}`, FILE, process.cwd());
 }
 
-/** A plugin with one read tool, a resource, a template, a prompt and completions; it counts what it serves. */
+/**
+ * A plugin with one read tool, a resource, a template, a prompt and completions; it counts what it serves, and
+ * `update` tells subscribers a resource changed.
+ */
 function notesPlugin() {
   const served = { reads: 0, prompts: 0, completions: 0 };
+  let context: PluginContext | undefined;
   const plugin = definePlugin({
     id: 'notes',
     version: '1.0.0',
-    build: () => ({
-      tools: () => [
-        {
-          name: 'search',
-          description: 'Finds notes.',
-          inputSchema: { type: 'object', properties: {} },
-          annotations: { readOnlyHint: true },
-        },
-      ],
-      callTool: async () => ({ content: [{ type: 'text', text: 'found' }] }),
-      resources: () => [{ uri: 'readme', name: 'readme', mimeType: 'text/plain' }],
-      resourceTemplates: () => [{ uriTemplate: 'note/{id}', name: 'note' }],
-      readResource: async (uri) => {
-        served.reads += 1;
-        return { contents: [{ uri, mimeType: 'text/plain', text: 'private notes' }] };
-      },
-      prompts: () => [{ name: 'summarize', arguments: [{ name: 'id' }] }],
-      getPrompt: async () => {
-        served.prompts += 1;
-        return { messages: [{ role: 'user', content: { type: 'text', text: 'summarize the notes' } }] };
-      },
-      complete: async () => {
-        served.completions += 1;
-        return { values: ['n1', 'n2'] };
-      },
-    }),
+    build: (ctx) => {
+      context = ctx;
+      return notesProvider(served);
+    },
   });
-  return { plugin, served };
+  return { plugin, served, update: (local: string) => context?.notifyResourceUpdated(local) };
+}
+
+function notesProvider(served: { reads: number; prompts: number; completions: number }): PluginProvider {
+  return {
+    tools: () => [
+      {
+        name: 'search',
+        description: 'Finds notes.',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+      },
+    ],
+    callTool: async () => ({ content: [{ type: 'text', text: 'found' }] }),
+    resources: () => [{ uri: 'readme', name: 'readme', mimeType: 'text/plain' }],
+    resourceTemplates: () => [{ uriTemplate: 'note/{id}', name: 'note' }],
+    readResource: async (uri) => {
+      served.reads += 1;
+      return { contents: [{ uri, mimeType: 'text/plain', text: 'private notes' }] };
+    },
+    prompts: () => [{ name: 'summarize', arguments: [{ name: 'id' }] }],
+    getPrompt: async () => {
+      served.prompts += 1;
+      return { messages: [{ role: 'user', content: { type: 'text', text: 'summarize the notes' } }] };
+    },
+    complete: async () => {
+      served.completions += 1;
+      return { values: ['n1', 'n2'] };
+    },
+  };
+}
+
+/** A plugin with no tools and one resource: no glob here covers every listed tool, so nothing guards it. */
+function feedPlugin() {
+  let context: PluginContext | undefined;
+  const plugin = definePlugin({
+    id: 'pub',
+    version: '1.0.0',
+    build: (ctx) => {
+      context = ctx;
+      return {
+        tools: () => [],
+        callTool: async () => ({ content: [] }),
+        resources: () => [{ uri: 'feed', name: 'feed' }],
+        readResource: async (uri) => ({ contents: [{ uri, text: 'public' }] }),
+      };
+    },
+  });
+  return { plugin, update: (local: string) => context?.notifyResourceUpdated(local) };
 }
 
 const README = 'notes://readme';
+const FEED = 'pub://feed';
 const PROMPT = { name: 'notes__summarize', arguments: { id: 'n1' } };
 const PROMPT_REF = {
   ref: { type: 'ref/prompt' as const, name: 'notes__summarize' },
@@ -85,14 +116,20 @@ const challenge = (what: string) =>
 describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
   let rig: OAuthRig;
   let notes: ReturnType<typeof notesPlugin>;
+  let feed: ReturnType<typeof feedPlugin>;
 
   beforeAll(async () => {
     notes = notesPlugin();
+    feed = feedPlugin();
     const config = configWith(
       `"rec__*" = "${RECORDS}"\n"notes__*" = { read = "${NOTES}", write = "notes:write" }\n`,
     );
     rig = await startOAuthRig({
-      host: { config, plugins: [recordsPlugin().plugin, notes.plugin], logger: createMemoryLogger() },
+      host: {
+        config,
+        plugins: [recordsPlugin().plugin, notes.plugin, feed.plugin],
+        logger: createMemoryLogger(),
+      },
       oauth: { toolScopes: config.auth?.toolScopes },
     });
   });
@@ -101,7 +138,7 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
   it('a 2025 session: none of them listed nor served without the scope; a step-up token on the same session succeeds', async () => {
     const { client, use } = await rig.connectSwappable(await rig.token({ sub: 'ann', scope: RECORDS }));
     // Foresight's own resource stays listed and readable: it shows the caller only their own data.
-    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI]);
+    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI, FEED].sort());
     expect(await templateUris(client)).toEqual([]);
     expect(await promptNames(client)).toEqual([]);
     expect((await client.readResource({ uri: PLANNER_STATS_URI })).contents).toHaveLength(1);
@@ -125,7 +162,7 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
     await client.subscribeResource({ uri: README });
     // Its lists grew with the token: its client is told, and lists them now.
     await expect.poll(() => told.sort()).toEqual(['prompts', 'resources']);
-    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI, README].sort());
+    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI, FEED, README].sort());
     expect(await templateUris(client)).toEqual(['notes://note/{id}']);
     expect(await promptNames(client)).toEqual(['notes__summarize']);
   });
@@ -177,7 +214,7 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
     const bearer = await rig.token({ sub: 'bo', scope: RECORDS });
     const { client, use } = await rig.connectSwappable(bearer, 'modern');
     expect(client.getProtocolEra()).toBe('modern');
-    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI]);
+    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI, FEED].sort());
     expect(await promptNames(client)).toEqual([]);
     expect(await templateUris(client)).toEqual([]);
 
@@ -219,9 +256,28 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
     expect(await promptNames(client)).toEqual(['notes__summarize']);
   });
 
+  it('a 2025 session whose new token may no longer read a resource stops hearing of its updates', async () => {
+    const { client, use } = await rig.connectSwappable(
+      await rig.token({ sub: 'dee', scope: `${RECORDS} ${NOTES}` }),
+    );
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: README });
+    await client.subscribeResource({ uri: FEED });
+    notes.update('readme');
+    await expect.poll(() => updated).toEqual([README]);
+
+    use(await rig.token({ sub: 'dee', scope: RECORDS }));
+    await client.listResources();
+    notes.update('readme');
+    feed.update('feed');
+    // The feed's update comes after the notes' on the same stream: by then the notes' would have come too.
+    await expect.poll(() => updated).toEqual([README, FEED]);
+  });
+
   it('a token with the scope is listed and served them from the start', async () => {
     const client = await rig.connect(await rig.token({ sub: 'cy', scope: NOTES }));
-    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI, README].sort());
+    expect(await resourceUris(client)).toEqual([PLANNER_STATS_URI, FEED, README].sort());
     expect(await promptNames(client)).toEqual(['notes__summarize']);
     expect((await client.readResource({ uri: 'notes://note/n7' })).contents[0]).toMatchObject({
       uri: 'notes://note/n7',

@@ -194,16 +194,19 @@ function scopeKey(auth: AuthInfo | undefined): string {
 /**
  * A session is judged by each request's own token, so a new token with other scopes (a step-up) changes the tools
  * it is listed (and, when they are guarded too, the resources and prompts): its client is told, as for any change
- * of the lists.
+ * of the lists. A token with fewer scopes also ends the subscriptions it may not read, whose updates would
+ * otherwise keep coming.
  */
-function noteSessionScopes(live: LiveSession, auth: AuthInfo, catalogs: boolean): void {
+function noteSessionScopes(live: LiveSession, auth: AuthInfo): void {
   const scopes = scopeKey(auth);
   if (live.scopes !== undefined && live.scopes !== scopes) {
     const { server } = live.bound;
     server.sendToolListChanged().catch(() => {});
+    const catalogs = catalogCheckOf(auth);
     if (catalogs) {
       server.sendResourceListChanged().catch(() => {});
       server.sendPromptListChanged().catch(() => {});
+      live.bound.dropSubscriptions((uri) => catalogs.resource(uri).missing.length === 0);
     }
   }
   live.scopes = scopes;
@@ -420,7 +423,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     const live = resourceServer && known?.principal !== principal ? undefined : known;
     if (live) {
       live.lastSeenMs = Date.now();
-      if (options.scopeGuard) noteSessionScopes(live, auth, catalogGuard !== undefined);
+      if (options.scopeGuard) noteSessionScopes(live, auth);
     }
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes, limits.maxDepth) : undefined;

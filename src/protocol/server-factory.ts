@@ -87,6 +87,8 @@ export interface BoundServer {
   server: Server;
   /** Published URIs this (legacy) connection subscribed to. */
   subscriptions: Set<string>;
+  /** Ends the subscriptions `keep` refuses (a session's new token may not read them); their plugins are told. */
+  dropSubscriptions(keep: (uri: string) => boolean): void;
   /** Detaches from host events and ends the connection's agent stream; call when its transport closes. */
   dispose(): void;
 }
@@ -482,6 +484,13 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   return {
     server,
     subscriptions,
+    dropSubscriptions: (keep) => {
+      for (const uri of [...subscriptions]) {
+        if (keep(uri)) continue;
+        subscriptions.delete(uri);
+        host.unsubscribe(uri).catch(() => {});
+      }
+    },
     dispose: () => {
       if (disposed) return;
       disposed = true;
