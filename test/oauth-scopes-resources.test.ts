@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightConfig, parseConfig } from '../src/config/index.js';
 import { type PluginContext, type PluginProvider, definePlugin } from '../src/index.js';
 import { PLANNER_STATS_URI } from '../src/planner/index.js';
+import { stepUpAnswer } from '../src/protocol/scope-challenge.js';
 import { createCatalogScopeGuard, pluginReadScopes } from '../src/tool-scopes.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import { modernPost } from './support/modern-wire.js';
@@ -196,6 +197,21 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
       expect(body.error.message).toContain(`insufficient scope: ${what} needs the scope "${NOTES}"`);
       expect(text).not.toContain(bearer);
     }
+    // A URI no header may carry (a line break, a character past ASCII) is still the 403, its description cleaned.
+    const odd = await rig.post(
+      headers,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 49,
+        method: 'resources/read',
+        params: { uri: 'notes://a\r\nb/é😀' },
+      }),
+    );
+    expect(odd.status).toBe(403);
+    expect(odd.headers.get('www-authenticate')).toBe(challenge('resource notes://a??b/??'));
+    expect(((await odd.json()) as { error: { message: string } }).error.message).toContain(
+      'resource notes://a\r\nb/é😀 needs',
+    );
     // Unguarded requests on the same session still go through: its own resource, the records tools.
     const stats = await rig.post(
       headers,
@@ -373,6 +389,20 @@ describe('which rules guard a plugin’s resources and prompts', () => {
     const scopes = guardOf(`"gh__*" = "repo:read"\n"*__*" = "any"\n`);
     expect(scopes('docs')).toEqual(['any']);
     expect(scopes('gh')).toEqual(['repo:read', 'any']);
+  });
+
+  it('the challenge carries only visible ASCII, whatever name the client sent; the message keeps it', () => {
+    const { challenge: header, message } = stepUpAnswer(METADATA_URL, {
+      id: 1,
+      kind: 'tool',
+      name: 'x\r\ny"é',
+      needed: ['s'],
+      missing: ['s'],
+    });
+    expect(header).toBe(
+      `Bearer error="insufficient_scope", error_description="x??y\\"? needs scope s", scope="s", resource_metadata="${METADATA_URL}"`,
+    );
+    expect(message).toContain('tool x\r\ny"é needs the scope "s"');
   });
 
   it('follows the tool list, and a plugin whose tools all go keeps the scopes they last gave', () => {

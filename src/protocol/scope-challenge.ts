@@ -82,9 +82,14 @@ export function scopeShortfall(body: unknown, checks: ScopeChecks): ScopeShortfa
 
 const listed = (scopes: readonly string[]) => scopes.map((scope) => JSON.stringify(scope)).join(', ');
 
-/** For the challenge's error_description: short, and only public names. */
+/**
+ * For the challenge's error_description: short, and only public names. A name is the client's own text, and a
+ * header may carry only visible ASCII (RFC 6750 §3: %x20-21 / %x23-5B / %x5D-7E, quotes and backslashes escaped
+ * by `bearerChallenge`), so anything else becomes "?"; the JSON-RPC message keeps the URI as sent.
+ */
 function shortfallDescription({ kind, name, missing }: ScopeShortfall): string {
-  return `${kind === 'tool' ? name : `${kind} ${name}`} needs scope ${missing.join(' ')}`;
+  const shown = (kind === 'tool' ? name : `${kind} ${name}`).replace(/[^\x20-\x7e]/gu, '?');
+  return `${shown} needs scope ${missing.join(' ')}`;
 }
 
 /**
