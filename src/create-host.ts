@@ -68,7 +68,7 @@ import {
   type OAuthResourceOptions,
   basicCredentialParts,
 } from './protocol/index.js';
-import { resolveToolScopes, scopesNamed } from './tool-scopes.js';
+import { createCatalogScopeGuard, resolveToolScopes, scopesNamed } from './tool-scopes.js';
 import { FORESIGHT_VERSION } from './version.js';
 
 export interface CreateHostOptions {
@@ -311,6 +311,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       ],
     }),
   };
+  const builtinResources: readonly BuiltinResource[] = [statsResource];
+
   const closers = new Set<() => Promise<void>>();
   const config = options.config;
   const seal = new RequestStateSeal({
@@ -353,7 +355,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       redactResult: redactSecretsIn,
       redactListing: redactSecretsInListing,
       debug: options.debug ?? false,
-      builtinResources: [statsResource],
+      builtinResources,
       host: plugins,
       rounds,
       cacheHints,
@@ -484,19 +486,33 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         allowedOrigins: http.allowedOrigins,
         authToken: http.authToken,
         ...(http.oauth === undefined ? {} : { oauth: resourceOptions(http.oauth) }),
-        ...(scopeGuard ? { scopeGuard } : {}),
+        ...(scopeGuard && toolScopes
+          ? {
+              scopeGuard,
+              catalogScopeGuard: createCatalogScopeGuard(toolScopes, {
+                listed: () => tools.listTools(),
+                pluginOf,
+                ownerOfUri: (uri) => plugins.ownerOfUri(uri),
+                ownerOfPrompt: (name) => plugins.ownerOfPrompt(name),
+                isBuiltin: (uri) => builtinResources.some((entry) => entry.resource.uri === uri),
+              }),
+            }
+          : {}),
         ...(scopeGuard && audit
           ? {
-              onScopeRefused: (refusal) =>
+              // The audit log is a log of tool calls: a refused read or prompt is in the 403 alone.
+              onScopeRefused: (refusal) => {
+                if (refusal.kind !== 'tool') return;
                 audit.write(
                   scopeRefusalRecord({
                     principal: refusal.principal,
-                    tool: refusal.tool,
-                    plugin: pluginOf(refusal.tool),
+                    tool: refusal.name,
+                    plugin: pluginOf(refusal.name),
                     era: refusal.era,
                     requestId: refusal.id,
                   }),
-                ),
+                );
+              },
             }
           : {}),
         limits,

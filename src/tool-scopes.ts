@@ -1,11 +1,12 @@
 // [auth.scopes] resolved for serving: the scopes each published tool needs, from the globs that match it and
-// whether the tool may write (its value model, which MCP's readOnlyHint feeds), and the scopes the rules name.
+// whether the tool may write (its value model, which MCP's readOnlyHint feeds); the scopes a plugin's resources
+// and prompts need; and the scopes the rules name.
 import picomatch from 'picomatch';
 import { type PluginEntry, type ToolScopeRule, EMBEDDED_DEFAULT } from './config/index.js';
 import { type RuleReport, type ToolValueModel, reportScopeGlobs, unseenPlugins } from './enrich/index.js';
 import { type Logger, type MountedPlugin, errors } from './host/index.js';
 import { isReadOnly } from './planner/index.js';
-import type { ScopeGuard } from './protocol/index.js';
+import type { CatalogScopeGuard, ScopeGuard } from './protocol/index.js';
 
 /** What the rules are checked against and resolved with: a started host whose plugins have settled. */
 export interface ScopeContext {
@@ -74,4 +75,96 @@ export function scopesNamed(rules: readonly ToolScopeRule[]): string[] {
     if (rule.write !== undefined) named.add(rule.write);
   }
   return [...named];
+}
+
+/** A listed tool and the plugin (instance name) it belongs to. */
+export interface ListedTool {
+  name: string;
+  plugin: string;
+}
+
+/** Where a catalog guard learns who owns what, as it is now. */
+export interface CatalogOwners {
+  /** The listed tools: the same array until the list is rebuilt, so the plugins' scopes are worked out once per list. */
+  listed(): readonly { name: string }[];
+  /** The plugin a listed tool belongs to. */
+  pluginOf(tool: string): string | undefined;
+  /** The plugin owning a published URI or URI template; undefined for none. */
+  ownerOfUri(uri: string): string | undefined;
+  /** The plugin owning a published prompt; undefined for none. */
+  ownerOfPrompt(name: string): string | undefined;
+  /** Foresight's own resources: any valid token reads them (they show the caller only their own data). */
+  isBuiltin(uri: string): boolean;
+}
+
+/** What guards each plugin's resources and prompts, for one tool list. */
+export interface PluginReadScopes {
+  /** By plugin (instance name), for each plugin with a listed tool. */
+  byPlugin: ReadonlyMap<string, readonly string[]>;
+  /** For a plugin with no listed tool. */
+  withoutTools: readonly string[];
+}
+
+/**
+ * The `read` scopes guarding each plugin's resources, templates and prompts: those of every rule whose glob matches
+ * all of the plugin's listed tools (`"gh__*"` guards gh's, `"*"` every plugin's; a glob matching only some of them,
+ * such as `"gh__merge_*"`, guards none, since a resource is no one tool). A plugin with no listed tool is guarded by
+ * the rules that match every listed tool of every plugin (`"*"`), the only ones that can be said to cover it.
+ */
+export function pluginReadScopes(
+  rules: readonly ToolScopeRule[],
+  listed: readonly ListedTool[],
+): PluginReadScopes {
+  const reading = rules
+    .filter((rule) => rule.read !== undefined)
+    .map((rule) => ({ read: rule.read!, matches: picomatch(rule.glob) }));
+  const scopesOver = (names: readonly string[]): readonly string[] => {
+    if (names.length === 0) return [];
+    const matching = reading.filter((rule) => names.every((name) => rule.matches(name)));
+    return [...new Set(matching.map((rule) => rule.read))];
+  };
+  const toolsOf = new Map<string, string[]>();
+  for (const { name, plugin } of listed) {
+    const names = toolsOf.get(plugin);
+    if (names) names.push(name);
+    else toolsOf.set(plugin, [name]);
+  }
+  return {
+    byPlugin: new Map([...toolsOf].map(([plugin, names]) => [plugin, scopesOver(names)])),
+    withoutTools: scopesOver(listed.map((tool) => tool.name)),
+  };
+}
+
+/**
+ * The guard of the plugins' resources and prompts ([auth.scopes]), following the tool list as it changes. A plugin
+ * whose tools all go from the list (an upstream reconnecting) keeps the scopes its tools last gave it, on top of
+ * those of a plugin without tools: its resources must not open up while its tools are away.
+ */
+export function createCatalogScopeGuard(
+  rules: readonly ToolScopeRule[],
+  owners: CatalogOwners,
+): CatalogScopeGuard {
+  let seen: readonly { name: string }[] | undefined;
+  let current: PluginReadScopes = { byPlugin: new Map(), withoutTools: [] };
+  const lastKnown = new Map<string, readonly string[]>();
+  const ofPlugin = (plugin: string | undefined): readonly string[] => {
+    if (plugin === undefined) return [];
+    const listed = owners.listed();
+    if (listed !== seen) {
+      const owned = listed.flatMap(({ name }) => {
+        const of = owners.pluginOf(name);
+        return of === undefined ? [] : [{ name, plugin: of }];
+      });
+      [seen, current] = [listed, pluginReadScopes(rules, owned)];
+      for (const [name, scopes] of current.byPlugin) lastKnown.set(name, scopes);
+    }
+    const scopes = current.byPlugin.get(plugin);
+    if (scopes !== undefined) return scopes;
+    const before = lastKnown.get(plugin);
+    return before === undefined ? current.withoutTools : [...new Set([...before, ...current.withoutTools])];
+  };
+  return {
+    resource: (uri) => (owners.isBuiltin(uri) ? [] : ofPlugin(owners.ownerOfUri(uri))),
+    prompt: (name) => ofPlugin(owners.ownerOfPrompt(name)),
+  };
 }

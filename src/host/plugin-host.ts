@@ -290,6 +290,11 @@ export class PluginHost {
     return routeUri(this.routes, uri)?.mount.name;
   }
 
+  /** The instance name of the plugin that owns a published prompt name; undefined when none does. */
+  ownerOfPrompt(name: string): string | undefined {
+    return this.routes.prompts.get(name)?.mount.name;
+  }
+
   mountedPlugins(): readonly MountedPlugin[] {
     return this.mounts.map((m) => ({
       name: m.name,

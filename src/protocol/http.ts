@@ -21,7 +21,14 @@ import { nestsDeeperThan } from './json-depth.js';
 import { localUrlHost } from './listen-address.js';
 import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
-import { type ScopeGuard, authInfoOf, principalFromAuthInfo, scopeCheckOf } from './request-auth.js';
+import {
+  type CatalogScopeGuard,
+  type ScopeGuard,
+  authInfoOf,
+  catalogCheckOf,
+  principalFromAuthInfo,
+  scopeCheckOf,
+} from './request-auth.js';
 import { type OAuthResourceOptions, type ResourceServer, createResourceServer } from './resource-server.js';
 import { type ScopeRefusal, scopeShortfall, stepUpAnswer } from './scope-challenge.js';
 import type { Binding, BoundServer } from './server-factory.js';
@@ -53,7 +60,12 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
    * Default none: every tool is listed and callable by any valid token.
    */
   scopeGuard?: ScopeGuard;
-  /** Hears of each call refused for want of scope (the audit log), once the 403 has gone. Default none. */
+  /**
+   * With `scopeGuard`: the scopes each plugin's resources and prompts need. What the token may not read is not
+   * listed to it, and a read, subscription, prompts/get or completion of it is the same 403. Default none.
+   */
+  catalogScopeGuard?: CatalogScopeGuard;
+  /** Hears of each request refused for want of scope (the audit log), once the 403 has gone. Default none. */
   onScopeRefused?(refusal: ScopeRefusal): void;
   /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its 2026-07-28 calls. */
   toolSchema?(name: string): McpTool['inputSchema'] | undefined;
@@ -181,12 +193,22 @@ function scopeKey(auth: AuthInfo | undefined): string {
 
 /**
  * A session is judged by each request's own token, so a new token with other scopes (a step-up) changes the tools
- * it is listed: its client is told, as for any change of the list.
+ * it is listed (and, when they are guarded too, the resources and prompts): its client is told, as for any change
+ * of the lists. A token with fewer scopes also ends the subscriptions it may not read, whose updates would
+ * otherwise keep coming.
  */
 function noteSessionScopes(live: LiveSession, auth: AuthInfo): void {
   const scopes = scopeKey(auth);
-  if (live.scopes !== undefined && live.scopes !== scopes)
-    live.bound.server.sendToolListChanged().catch(() => {});
+  if (live.scopes !== undefined && live.scopes !== scopes) {
+    const { server } = live.bound;
+    server.sendToolListChanged().catch(() => {});
+    const catalogs = catalogCheckOf(auth);
+    if (catalogs) {
+      server.sendResourceListChanged().catch(() => {});
+      server.sendPromptListChanged().catch(() => {});
+      live.bound.dropSubscriptions((uri) => catalogs.resource(uri).missing.length === 0);
+    }
+  }
   live.scopes = scopes;
 }
 
@@ -211,6 +233,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   let opening = 0;
   let guard = createHttpGuard({ ...options, port: options.port });
   // Holders of the static token share one principal; the fingerprint names it without carrying it.
+  // Resources and prompts are guarded only with the tools: [auth.scopes] is what both come from.
+  const catalogGuard = options.scopeGuard ? options.catalogScopeGuard : undefined;
   const tokenFingerprint =
     options.authToken === undefined
       ? undefined
@@ -386,7 +410,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         return sendJsonRpcError(res, verified.status, -32600, verified.message);
       }
       principal = verified.principal;
-      auth = authInfoOf(principal, verified.scopes, options.scopeGuard);
+      auth = authInfoOf(principal, verified.scopes, options.scopeGuard, catalogGuard);
     } else {
       principal = principalOf(req, tokenFingerprint);
       auth = authInfoOf(principal);
@@ -410,10 +434,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       mcpNameHeader: header(req, 'mcp-name'),
       ...(body === undefined ? {} : { body }),
     });
-    // Before either era's entry: a call the token lacks scopes for is the HTTP 403 step-up challenge, in a 2025
-    // session and a 2026-07-28 request alike (a JSON-RPC error inside a 200 would not tell the client to re-auth).
+    // Before either era's entry: a call (or a read, prompt, subscription or listen) the token lacks scopes for is
+    // the HTTP 403 step-up challenge, in a 2025 session and a 2026-07-28 request alike (a JSON-RPC error inside a
+    // 200 would not tell the client to re-auth).
     const check = resourceServer && body !== undefined ? scopeCheckOf(auth) : undefined;
-    const shortfall = check && scopeShortfall(body, check);
+    const shortfall = check && scopeShortfall(body, { tool: check, catalog: catalogCheckOf(auth) });
     if (resourceServer && shortfall) {
       const { challenge, message } = stepUpAnswer(resourceServer.metadataUrl, shortfall);
       res.setHeader('www-authenticate', challenge);

@@ -33,7 +33,7 @@ export { CallRateLimiter, CallRateExceeded, type CallRateOptions } from './call-
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';
-export type { ScopeGuard } from './request-auth.js';
+export type { CatalogScopeGuard, ScopeGuard } from './request-auth.js';
 export type { ScopeRefusal } from './scope-challenge.js';
 export { principalOfSubject } from './jwt-verifier.js';
 export { type IntrospectionOptions, basicCredentialParts } from './token-introspection.js';

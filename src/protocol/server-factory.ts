@@ -24,7 +24,12 @@ import {
 import { type Connection, type ProtocolEra, envelopeOf, modernStreamKey } from './caller.js';
 import type { Escalation, InputRounds } from './input-rounds.js';
 import { withClientErrorCodes } from './client-error-codes.js';
-import { requestScopeCheck } from './request-auth.js';
+import {
+  type CatalogCheck,
+  type ScopeCheck,
+  requestCatalogCheck,
+  requestScopeCheck,
+} from './request-auth.js';
 import { LegacyRequestEnvironment, type LogThresholdOf, RequestChannel } from './request-channel.js';
 import {
   TASKS_EXTENSION,
@@ -82,6 +87,8 @@ export interface BoundServer {
   server: Server;
   /** Published URIs this (legacy) connection subscribed to. */
   subscriptions: Set<string>;
+  /** Ends the subscriptions `keep` refuses (a session's new token may not read them); their plugins are told. */
+  dropSubscriptions(keep: (uri: string) => boolean): void;
   /** Detaches from host events and ends the connection's agent stream; call when its transport closes. */
   dispose(): void;
 }
@@ -315,26 +322,48 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   });
   if (tasks) registerTaskMethods(server, tasks.store, connection.principal, options);
 
+  /**
+   * Under [auth.scopes] a plugin's resources and prompts the token may not read are left out of its lists, which
+   * are then this caller's own (`cacheScope: "private"` for a 2026-07-28 client, as for tools/list).
+   */
+  const onlyReadable = <T>(entries: T[], check: ((entry: T) => ScopeCheck) | undefined): T[] =>
+    check ? entries.filter((entry) => check(entry).missing.length === 0) : entries;
+  const ownList = <R extends object>(check: CatalogCheck | undefined, result: R): R =>
+    check && modern ? { ...result, cacheScope: 'private' as const } : result;
+
   const builtins = new Map((options.builtinResources ?? []).map((entry) => [entry.resource.uri, entry]));
   // A prefix-less plugin (another Foresight mounted as an upstream) may list one of these URIs too: ours win.
   server.setRequestHandler(
     'resources/list',
-    listing(() =>
-      withListHints('resources', {
-        resources: [
-          ...[...builtins.values()].map((entry) => entry.resource),
-          ...options.redactResult(host.listResources().filter((resource) => !builtins.has(resource.uri))),
-        ],
-      }),
-    ),
+    listing((_request: unknown, ctx: ServerContext) => {
+      const check = requestCatalogCheck(ctx);
+      const plugins = host.listResources().filter((resource) => !builtins.has(resource.uri));
+      return ownList(
+        check,
+        withListHints('resources', {
+          resources: [
+            ...[...builtins.values()].map((entry) => entry.resource),
+            ...options.redactResult(
+              onlyReadable(plugins, check && ((resource) => check.resource(resource.uri))),
+            ),
+          ],
+        }),
+      );
+    }),
   );
   server.setRequestHandler(
     'resources/templates/list',
-    listing(() =>
-      withListHints('resourceTemplates', {
-        resourceTemplates: options.redactResult(host.listResourceTemplates()),
-      }),
-    ),
+    listing((_request: unknown, ctx: ServerContext) => {
+      const check = requestCatalogCheck(ctx);
+      const templates = onlyReadable(
+        host.listResourceTemplates(),
+        check && ((template) => check.resource(template.uriTemplate)),
+      );
+      return ownList(
+        check,
+        withListHints('resourceTemplates', { resourceTemplates: options.redactResult(templates) }),
+      );
+    }),
   );
   server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params;
@@ -362,7 +391,11 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   });
   server.setRequestHandler(
     'prompts/list',
-    listing(() => withListHints('prompts', { prompts: options.redactResult(host.listPrompts()) })),
+    listing((_request: unknown, ctx: ServerContext) => {
+      const check = requestCatalogCheck(ctx);
+      const prompts = onlyReadable(host.listPrompts(), check && ((prompt) => check.prompt(prompt.name)));
+      return ownList(check, withListHints('prompts', { prompts: options.redactResult(prompts) }));
+    }),
   );
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const { name, arguments: args } = request.params;
@@ -451,6 +484,13 @@ export function createBoundServer(binding: Binding, options: ServerFactoryOption
   return {
     server,
     subscriptions,
+    dropSubscriptions: (keep) => {
+      for (const uri of [...subscriptions]) {
+        if (keep(uri)) continue;
+        subscriptions.delete(uri);
+        host.unsubscribe(uri).catch(() => {});
+      }
+    },
     dispose: () => {
       if (disposed) return;
       disposed = true;
