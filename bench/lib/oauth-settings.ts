@@ -3,7 +3,7 @@
 import { positiveInt } from './settings.js';
 
 export interface OAuthBenchSettings {
-  /** A/B rounds per cell; the order flips every round. BENCH_OAUTH_ROUNDS, default 10. */
+  /** A/B rounds per cell; the order flips every round. BENCH_OAUTH_ROUNDS, default 30 (10 left one cell's ratio to noise). */
   rounds: number;
   /** Calls per side per round (each a POST with its Authorization header). BENCH_OAUTH_CALLS, default 200. */
   calls: number;
@@ -17,7 +17,7 @@ export interface OAuthBenchSettings {
 
 export function readOAuthSettings(): OAuthBenchSettings {
   return {
-    rounds: positiveInt('BENCH_OAUTH_ROUNDS', 10),
+    rounds: positiveInt('BENCH_OAUTH_ROUNDS', 30),
     calls: positiveInt('BENCH_OAUTH_CALLS', 200),
     warmupCalls: positiveInt('BENCH_OAUTH_WARMUP', 300),
     inFlight: positiveInt('BENCH_OAUTH_IN_FLIGHT', 8),
