@@ -28,7 +28,7 @@ import {
   listSide,
 } from './report.js';
 import { ROOT } from './root.js';
-import { type BenchSettings, nodeFlags, resultsFile } from './settings.js';
+import { type BenchSettings, collectMainThreadProfiles, nodeFlags, resultsFile } from './settings.js';
 import { formatTokenReport, measureTokenEfficiency } from './tokens.js';
 import { formatUpstreamReport } from './upstream-report.js';
 import { measureUpstreamProxy } from './upstream-proxy.js';
@@ -220,8 +220,10 @@ export async function runParts(parts: readonly BenchPart[], bench: BenchSettings
       await mergeResults(file, result);
       console.log(`\nwritten: ${shown} (${result.key})`);
     }
-    if (bench.cpuProfileDir && created)
+    if (bench.cpuProfileDir) {
+      await collectMainThreadProfiles(bench.cpuProfileDir);
       console.log(`\nCPU profiles (timings above are not representative): ${bench.cpuProfileDir}`);
+    }
   } finally {
     if (created) await (await created).remove();
   }

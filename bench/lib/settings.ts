@@ -1,6 +1,7 @@
 // The bench's shared knobs (the tools/list comparison, which Foresight build, CPU profiling): defaults that finish
 // in seconds, each overridable by an environment variable. The other parts have settings modules of their own.
-import { resolve } from 'node:path';
+import { readdir, rename, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { BENCH_PARTS, type BenchPart } from './inputs.js';
 import { ROOT } from './root.js';
 
@@ -37,16 +38,40 @@ export function readSettings(): BenchSettings {
   };
 }
 
-/** Node flags for one server: none, or a CPU profile named for the side and the phase. */
+/** The folder one server's threads write their CPU profiles to, before `collectMainThreadProfiles`. */
+const PROFILE_FOLDER_SUFFIX = '.threads';
+
+/**
+ * Node flags for one server: none, or CPU profiles in a folder named for the side and the phase. Not one
+ * `--cpu-prof-name`: every thread writes its profile under that name, and Foresight's module hook runs a loader
+ * thread whose profile, written last, replaced the main thread's. Node's default names carry the thread id.
+ */
 export function nodeFlags(settings: BenchSettings, name: string): string[] {
   const dir = settings.cpuProfileDir;
   if (dir === undefined) return [];
   return [
     '--cpu-prof',
-    `--cpu-prof-dir=${dir}`,
-    `--cpu-prof-name=${name}.cpuprofile`,
+    `--cpu-prof-dir=${join(dir, name + PROFILE_FOLDER_SUFFIX)}`,
     '--cpu-prof-interval=100',
   ];
+}
+
+/**
+ * Moves each server's main-thread profile (thread id 0 in Node's default name `CPU.<date>.<time>.<pid>.<tid>.<seq>`)
+ * to `<name>.cpuprofile` in `dir`, the name the docs and `profile-areas.ts` use, and drops the other threads'.
+ */
+export async function collectMainThreadProfiles(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.endsWith(PROFILE_FOLDER_SUFFIX)) continue;
+    const folder = join(dir, entry.name);
+    const main = (await readdir(folder)).find((file) => file.split('.')[4] === '0');
+    if (main !== undefined)
+      await rename(
+        join(folder, main),
+        join(dir, `${entry.name.slice(0, -PROFILE_FOLDER_SUFFIX.length)}.cpuprofile`),
+      );
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /**
