@@ -41,6 +41,7 @@ export class RedisServerEventBus implements ServerEventBus {
 
   readonly #onMessage = (message: string) => this.#received(message);
   #started = false;
+  #shared = false;
 
   /**
    * Subscribes to the channel now if the subscriber is connected, and again each time it connects: SUBSCRIBE is
@@ -59,6 +60,12 @@ export class RedisServerEventBus implements ServerEventBus {
     const { subscriber, channel, logger } = this.#options;
     subscriber.client
       .subscribe(channel, this.#onMessage)
+      .then(() => {
+        // Once per process: the line operators (and tests) wait for before counting on shared events.
+        if (this.#shared) return;
+        this.#shared = true;
+        logger.info({ channel }, 'cluster: change events shared over redis');
+      })
       .catch((error: unknown) =>
         logger.debug({ err: String(error) }, 'event bus: subscribe failed; retried on reconnect'),
       );
