@@ -16,7 +16,7 @@ import {
   startHttpServer,
 } from './support/cli.js';
 import { freePort } from './support/everything-http.js';
-import { type JsonRpcMessage, modernPost } from './support/modern-wire.js';
+import { type JsonRpcMessage, type WireAnswer, modernPost } from './support/modern-wire.js';
 import { deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -111,37 +111,41 @@ describe('foresight check with [cluster]', () => {
 });
 
 describe.skipIf(!redis.ok)(
-  `two foresight serve --http processes on one Redis${redis.ok ? '' : ` (skipped: ${redis.reason})`}`,
+  `foresight serve --http processes on one Redis${redis.ok ? '' : ` (skipped: ${redis.reason})`}`,
   () => {
-    it('a tool list change on A reaches a 2026-07-28 listen stream held on B', async () => {
-      const [a, b] = await Promise.all([serveShared(), serveShared()]);
-      let triggered: Promise<unknown> | undefined;
-      const stream = await modernPost(
-        b.url.href,
-        'subscriptions/listen',
-        { notifications: { toolsListChanged: true } },
-        {
-          id: 'listen-b',
-          maxMessages: 2,
-          readTimeoutMs: 8_000,
-          onMessage: (message: JsonRpcMessage) => {
-            if (message.method !== 'notifications/subscriptions/acknowledged' || triggered) return;
-            // B's own plugins do not change: only A's call can put this event on B's stream.
-            triggered = modernPost(a.url.href, 'tools/call', {
-              name: 'test_trigger_tool_change',
-              arguments: {},
-            });
+    it('a tool list change on A reaches the 2026-07-28 listen streams held on B and on C', async () => {
+      const [a, b, c] = await Promise.all([serveShared(), serveShared(), serveShared()]);
+      let acknowledged = 0;
+      let triggered: Promise<WireAnswer> | undefined;
+      const listen = (server: HttpServer, id: string) =>
+        modernPost(
+          server.url.href,
+          'subscriptions/listen',
+          { notifications: { toolsListChanged: true } },
+          {
+            id,
+            maxMessages: 2,
+            readTimeoutMs: 8_000,
+            onMessage: (message: JsonRpcMessage) => {
+              if (message.method !== 'notifications/subscriptions/acknowledged') return;
+              // Once both streams are open; B's and C's own plugins do not change, so only A's call can put the
+              // event on their streams.
+              if (++acknowledged === 2)
+                triggered = modernPost(a.url.href, 'tools/call', {
+                  name: 'test_trigger_tool_change',
+                  arguments: {},
+                });
+            },
           },
-        },
-      );
-      const methods = stream.messages.map((message) => message.method);
-      expect(methods).toEqual([
-        'notifications/subscriptions/acknowledged',
-        'notifications/tools/list_changed',
-      ]);
-      const answer = (await triggered) as { response?: JsonRpcMessage };
-      expect(answer.response?.error).toBeUndefined();
-      expectNoSecret(a.stderr(), b.stderr());
+        );
+      const streams = await Promise.all([listen(b, 'listen-b'), listen(c, 'listen-c')]);
+      for (const stream of streams)
+        expect(stream.messages.map((message) => message.method)).toEqual([
+          'notifications/subscriptions/acknowledged',
+          'notifications/tools/list_changed',
+        ]);
+      expect((await triggered)?.response?.error).toBeUndefined();
+      expectNoSecret(a.stderr(), b.stderr(), c.stderr());
     });
 
     it('a multi round-trip request asked on A completes when its retry lands on B', async () => {

@@ -2,6 +2,7 @@
 // own connections): what one publishes reaches the other's listeners once, its own listeners once, and nothing of
 // another prefix; with Redis gone events stay local, one warning is logged, and sharing resumes when it returns.
 import type { ServerEvent } from '@modelcontextprotocol/server';
+import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
 import { freePort } from './support/everything-http.js';
@@ -87,6 +88,33 @@ describe.skipIf(!redis.ok)(
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(other.seen).toEqual([]);
       expect(b.seen).toEqual([{ kind: 'resources_list_changed' }]);
+    });
+
+    it('what is not an event on the channel (another program, another version) is dropped, never thrown', async () => {
+      const b = member();
+      await settled(b.cluster);
+      const raw = createClient({ url: SHARED_REDIS_URL });
+      await raw.connect();
+      try {
+        const channel = `${PREFIX}events`;
+        for (const junk of [
+          'not json',
+          '42',
+          JSON.stringify({ from: 'x' }),
+          JSON.stringify({ from: 'x', event: { kind: 'tools_list_changed', params: 'flat' } }),
+          JSON.stringify({ from: 'x', event: { kind: 'resource_updated' } }),
+          JSON.stringify({ from: 'x', event: { kind: 'shutdown_everything' } }),
+        ])
+          await raw.publish(channel, junk);
+        await raw.publish(
+          channel,
+          JSON.stringify({ from: 'x', event: { kind: 'resource_updated', uri: 'a://b' } }),
+        );
+      } finally {
+        raw.destroy();
+      }
+      await until(() => b.seen.length > 0, 3_000, 'the valid event');
+      expect(b.seen).toEqual([{ kind: 'resource_updated', uri: 'a://b' }]);
     });
   },
 );
