@@ -11,7 +11,7 @@ const SUBSCRIBE_TIMEOUT_MS = 5_000;
 export interface ClusterOptions {
   /** The Redis URL (a secret: it never reaches a log; only host and port do, as `endpoint`). */
   redisUrl: string;
-  /** Where Redis is, as logs may say it, e.g. "redis://127.0.0.1:6379". */
+  /** Where Redis is, as logs may say it, e.g. "127.0.0.1:6379". */
   endpoint: string;
   /** What every key and channel starts with. */
   keyPrefix: string;

@@ -46,11 +46,15 @@ export function resolveCluster(
   return { redisUrl, keyPrefix };
 }
 
-/** What a log or a check line may say about where Redis is: host and port, never the credentials or the db path. */
+/**
+ * What a log or a check line may say about where Redis is: `host:port`, with " (TLS)" for rediss. Never the
+ * credentials, and never the scheme either: the whole URL is registered as a secret, and a URL without credentials
+ * ("redis://10.0.0.5:6379") would otherwise be redacted from the very line meant to say where Redis is.
+ */
 export function redisEndpoint(redisUrl: string): string {
   try {
     const url = new URL(redisUrl);
-    return `${url.protocol}//${url.host}`;
+    return `${url.host}${url.protocol === 'rediss:' ? ' (TLS)' : ''}`;
   } catch {
     return 'redis';
   }
