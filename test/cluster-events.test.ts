@@ -90,6 +90,16 @@ describe.skipIf(!redis.ok)(
       expect(b.seen).toEqual([{ kind: 'resources_list_changed' }]);
     });
 
+    it('an event that cannot be sent (params JSON cannot hold) still reaches local listeners, and nothing throws', async () => {
+      const a = member();
+      await settled(a.cluster);
+      const event = { kind: 'tools_list_changed', params: { size: 1n } } as unknown as ServerEvent;
+      expect(() => a.cluster.bus.publish(event)).not.toThrow();
+      expect(a.seen).toEqual([event]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(a.logger.records.some((record) => record.msg === 'event not shared')).toBe(true);
+    });
+
     it('what is not an event on the channel (another program, another version) is dropped, never thrown', async () => {
       const b = member();
       await settled(b.cluster);

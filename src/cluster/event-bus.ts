@@ -78,9 +78,13 @@ export class RedisServerEventBus implements ServerEventBus {
     const envelope: Envelope = { from: this.#origin, event };
     // Not awaited: the caller is the host telling of a change, which must not wait on Redis. A failure is one
     // event the other processes miss; the outage log says when Redis itself is gone.
-    publisher.client
-      .publish(channel, JSON.stringify(envelope))
-      .catch((error: unknown) => logger.debug({ err: String(error), kind: event.kind }, 'event not shared'));
+    const unshared = (error: unknown) =>
+      logger.debug({ err: String(error), kind: event.kind }, 'event not shared');
+    // Guarded whole: params that do not serialize, or a client that throws rather than rejects, cost the other
+    // processes this event and never reach the publishing call.
+    Promise.resolve()
+      .then(() => publisher.client.publish(channel, JSON.stringify(envelope)))
+      .catch(unshared);
   }
 
   subscribe(listener: (event: ServerEvent) => void): () => void {
