@@ -1,6 +1,6 @@
 // Redis for the cluster tests: the machine's (127.0.0.1:6379, as in CI) under a key prefix of each test file's own,
 // cleaned up at the end, and a private redis-server a test may stop and start again.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { probeRedis } from '../../src/cluster/index.js';
@@ -34,6 +34,11 @@ export async function deleteKeys(prefix: string, url = SHARED_REDIS_URL): Promis
     client.destroy();
   }
   return deleted;
+}
+
+/** Whether a `redis-server` binary is on the PATH, for the tests that stop and start one of their own. */
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
 /** A redis-server of the test's own, on `port`, with no persistence; `stop()` kills it, `start()` starts it again. */
