@@ -50,3 +50,5 @@ export {
   type ToolScopeRule,
 } from './config/index.js';
 export type { AuditRecord, AuditOutcome, Speculative } from './audit/index.js';
+export { joinCluster, RedisServerEventBus, type Cluster, type ClusterOptions } from './cluster/index.js';
+export { resolveCluster, redisEndpoint, type ResolvedCluster, type ClusterConfig } from './config/index.js';

@@ -21,6 +21,7 @@ import { createLogger, describeThrown, type Logger, type MountedPlugin } from '.
 import { type LearnedState, PlannerStateStore, plannerStateFile } from '../planner/index.js';
 import { checkExposure } from '../protocol/index.js';
 import { CliError } from './cli-error.js';
+import { checkCluster, joinConfiguredCluster } from './cluster.js';
 import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 import { resolveLogLevel } from './log-level.js';
@@ -128,7 +129,7 @@ export async function importDevboyCommand(
  */
 async function withHost<T>(
   options: CommonOptions,
-  fn: (host: ForesightHost) => Promise<T>,
+  fn: (host: ForesightHost, config: ForesightConfig) => Promise<T>,
   reportsRules = false,
 ): Promise<T> {
   const level = resolveLogLevel(options.logLevel, options.debug ? 'debug' : 'info');
@@ -161,7 +162,7 @@ async function withHost<T>(
     await host.start();
     // A plugin that connects in the background (an upstream server) has its tools once it is connected.
     await host.plugins.settle();
-    return await fn(host);
+    return await fn(host, config);
   } finally {
     await host.close();
   }
@@ -197,7 +198,15 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     ...loaded,
     server: { ...loaded.server, logLevel: resolveLogLevel(options.logLevel, loaded.server.logLevel) },
   };
-  const host = createHost({ config, debug: options.debug });
+  // The host's own default logger, made here so the cluster's connections log as the host does.
+  const logger = createLogger({ level: config.server.logLevel, redact: redactSecrets });
+  const cluster = joinConfiguredCluster(config, logger);
+  const host = createHost({
+    config,
+    debug: options.debug,
+    logger,
+    ...(cluster === undefined ? {} : { bus: cluster.bus }),
+  });
   logProcessWarnings(host.logger);
   const address =
     options.http !== undefined
@@ -224,6 +233,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     heapRelease?.stop();
     host.logger.info({ why }, 'shutting down');
     await host.close();
+    await cluster?.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -268,6 +278,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     // The plugins are running (e.g. the port was taken): stop them in reverse order before reporting.
     stopping = true;
     await host.close();
+    await cluster?.close();
     throw error;
   }
 }
@@ -336,7 +347,7 @@ const MARKS: Readonly<Record<MountedPlugin['health']['state'], string>> = {
 export async function checkCommand(options: CommonOptions): Promise<void> {
   await withHost(
     options,
-    async (host) => {
+    async (host, config) => {
       const mounted = host.plugins.mountedPlugins();
       for (const m of mounted) {
         const { state, detail } = m.health;
@@ -364,6 +375,8 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       for (const line of rules.matched) print(process.stdout, `rule  ${line}\n`);
       for (const line of rules.unchecked) print(process.stdout, `note  ${line}\n`);
       for (const line of rules.problems) print(process.stdout, `fail  ${line}\n`);
+      const cluster = await checkCluster(config);
+      if (cluster) print(process.stdout, `${cluster.line}\n`);
       const failed = unlisted.filter((u) => u.reason === 'failed');
       for (const { message } of failed) print(process.stdout, `fail  ${message}\n`);
       // An [[enrich]] rule that cannot apply to a tool is a config mistake found only once tools exist.
@@ -377,6 +390,8 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
       // A degraded plugin serves (with plainer schemas): its warn line says why, and the config still passes.
       const down = mounted.filter((m) => m.health.state === 'starting' || m.health.state === 'down');
       if (down.length) throw new CliError(`${count(down.length, 'plugin')} not available`, 1);
+      if (cluster && !cluster.ok)
+        throw new CliError("the cluster's redis is unreachable (the fail line above)", 1);
       const degraded = mounted.filter((m) => m.health.state === 'degraded').length;
       print(
         process.stdout,

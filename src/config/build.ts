@@ -48,6 +48,7 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
       parsed.audit.file === undefined
         ? parsed.audit
         : { ...parsed.audit, file: resolve(baseDir, parsed.audit.file) },
+    ...(parsed.cluster === undefined ? {} : { cluster: parsed.cluster }),
   };
 }
 

@@ -3,6 +3,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { errors } from '../host/index.js';
 import { type BeneathTables, layBeneath } from './beneath.js';
 import { buildConfig } from './build.js';
+import { resolveCluster } from './cluster-secrets.js';
 import { lineOfKeyPath, type KeyLines } from './key-path.js';
 import { locateKeys } from './locate.js';
 import { configProblemsError, fileSource, problemsFromIssues } from './problems.js';
@@ -41,6 +42,7 @@ export function parseConfig(
     checkRequestStateKey(config, fileName, keyLines, env);
     checkIntrospectionSecret(config, fileName, keyLines, env);
     checkPluginSecrets(config, fileName, keyLines, env);
+    checkClusterUrl(config, fileName, keyLines, env);
   }
   return config;
 }
@@ -69,6 +71,17 @@ function checkRequestStateKey(
 ): void {
   const line = lineOfKeyPath(keyLines, ['server', 'request_state_key_env']);
   resolveRequestStateKey(config, env, `server.request_state_key_env in ${fileName}${line ? `:${line}` : ''}`);
+}
+
+/** Fails at load, not when Redis is first needed, when the cluster's URL variable is unset or holds no Redis URL. */
+function checkClusterUrl(
+  config: ForesightConfig,
+  fileName: string,
+  keyLines: KeyLines,
+  env: NodeJS.ProcessEnv,
+): void {
+  const line = lineOfKeyPath(keyLines, ['cluster', 'redis_url_env']);
+  resolveCluster(config, env, `cluster.redis_url_env in ${fileName}${line ? `:${line}` : ''}`);
 }
 
 /** Fails at load, not at the first opaque token, when the introspection client secret's variable is unset. */

@@ -12,6 +12,7 @@ import {
 } from './leaf-schemas.js';
 import { AuditConfigSchema } from './schema-audit.js';
 import { AuthConfigSchema } from './schema-auth.js';
+import { ClusterConfigSchema } from './schema-cluster.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
 import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
@@ -119,7 +120,17 @@ export const ConfigFileSchema = closedTable({
   planner: PlannerConfigSchema.prefault({}),
   tools: z.record(ToolNameSchema, ToolOverrideSchema, tableOf('[tools."<name>"] tables')).prefault({}),
   audit: AuditConfigSchema.prefault({}),
+  cluster: ClusterConfigSchema.optional(),
 }).superRefine((file, context) => {
+  // A retry may land on any process: each must verify the requestState another one signed.
+  if (file.cluster !== undefined && file.server.requestStateKeyEnv === undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['server', 'request_state_key_env'],
+      message:
+        'missing: [cluster] needs it, so that every process verifies the requestState the others sign (multi round-trip requests retried on another process); name a variable holding at least 32 random bytes, the same for every process',
+      input: undefined,
+    });
   // Two ways to authenticate the same request would leave one of them silently unused.
   if (file.auth !== undefined && file.server.authTokenEnv !== undefined)
     context.addIssue({

@@ -3,6 +3,7 @@ import type { KeyLines } from './key-path.js';
 import type { AuthConfig } from './schema-auth.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
 import type { AuditConfig } from './schema-audit.js';
+import type { ClusterConfig } from './schema-cluster.js';
 import type { PlannerConfig } from './schema-file.js';
 import type { FormatConfig } from './schema-format.js';
 import type { PluginCacheHints, PluginDeadlines, PluginIsolation, ToolFilter } from './schema-plugin.js';
@@ -60,4 +61,6 @@ export interface ForesightConfig {
   tools: Record<string, ToolOverride>;
   /** [audit]: one JSON line per tool call. */
   audit: AuditConfig;
+  /** [cluster]: processes sharing state through Redis; default none (one process, all in memory). */
+  cluster?: ClusterConfig;
 }

@@ -1,0 +1,36 @@
+// What the CLI does with [cluster]: `serve` joins it, `check` probes its Redis and says so in one line.
+import { type Cluster, joinCluster, probeRedis } from '../cluster/index.js';
+import { type ForesightConfig, redisEndpoint, resolveCluster } from '../config/index.js';
+import type { Logger } from '../host/index.js';
+
+/** Joins the cluster the config names (connecting in the background), or undefined without [cluster]. */
+export function joinConfiguredCluster(config: ForesightConfig, logger: Logger): Cluster | undefined {
+  const resolved = resolveCluster(config);
+  if (resolved === undefined) return undefined;
+  return joinCluster({
+    redisUrl: resolved.redisUrl,
+    endpoint: redisEndpoint(resolved.redisUrl),
+    keyPrefix: resolved.keyPrefix,
+    logger,
+  });
+}
+
+export interface ClusterCheck {
+  ok: boolean;
+  /** The line `check` prints, its mark included; it names host and port at most, never the URL's credentials. */
+  line: string;
+}
+
+/** The cluster line of `check`, or undefined without [cluster]. */
+export async function checkCluster(config: ForesightConfig): Promise<ClusterCheck | undefined> {
+  const resolved = resolveCluster(config);
+  if (resolved === undefined) return undefined;
+  const prefix = JSON.stringify(resolved.keyPrefix);
+  const probe = await probeRedis(resolved.redisUrl);
+  return probe.ok
+    ? { ok: true, line: `ok  cluster: redis reachable (prefix ${prefix}, ${probe.ms} ms)` }
+    : {
+        ok: false,
+        line: `fail  cluster: redis unreachable at ${redisEndpoint(resolved.redisUrl)} (${probe.reason}); each process would serve from its own state, sharing nothing`,
+      };
+}

@@ -1,0 +1,68 @@
+// A process's membership of a cluster: its Redis connections and what they share (so far the change events).
+import type { ServerEventBus } from '@modelcontextprotocol/server';
+import type { Logger } from '../host/index.js';
+import { RedisServerEventBus } from './event-bus.js';
+import { OutageLog } from './outage-log.js';
+import { RedisConnection } from './redis-connection.js';
+
+/** How long Redis may take to confirm a SUBSCRIBE. */
+const SUBSCRIBE_TIMEOUT_MS = 5_000;
+
+export interface ClusterOptions {
+  /** The Redis URL (a secret: it never reaches a log; only host and port do, as `endpoint`). */
+  redisUrl: string;
+  /** Where Redis is, as logs may say it, e.g. "127.0.0.1:6379". */
+  endpoint: string;
+  /** What every key and channel starts with. */
+  keyPrefix: string;
+  logger: Logger;
+  /** Per-command bound; default 250 ms. */
+  commandTimeoutMs?: number;
+}
+
+export interface Cluster {
+  /** Change events for the listen streams of every process: give it to `createHost({ bus })`. */
+  bus: ServerEventBus;
+  /** Whether Redis is reachable now (both connections up). */
+  reachable(): boolean;
+  /** Closes the connections; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Joins the cluster: connects to Redis in the background and returns at once. Redis unreachable is logged once and
+ * retried; every shared part falls back to this process's own state meanwhile.
+ */
+export function joinCluster(options: ClusterOptions): Cluster {
+  const logger = options.logger.child({ component: 'cluster' });
+  const outages = new OutageLog(logger, options.endpoint);
+  const common = {
+    url: options.redisUrl,
+    outages,
+    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+  };
+  const commands = new RedisConnection({ ...common, name: 'commands' });
+  // The subscriber sends only SUBSCRIBE, off any call's path: it may wait longer for Redis to confirm it.
+  const events = new RedisConnection({ ...common, name: 'events', commandTimeoutMs: SUBSCRIBE_TIMEOUT_MS });
+  const bus = new RedisServerEventBus({
+    publisher: commands,
+    subscriber: events,
+    channel: `${options.keyPrefix}events`,
+    logger,
+  });
+  commands.start();
+  events.start();
+  bus.start();
+  let closed = false;
+  return {
+    bus,
+    reachable: () => commands.ready && events.ready,
+    close: () => {
+      if (closed) return Promise.resolve();
+      closed = true;
+      commands.close();
+      events.close();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// The [cluster] table: several Foresight processes behind one load balancer share state through one Redis.
+import { closedTable, matching } from './leaf-schemas.js';
+import { ENV_NAME_PATTERN } from './schema-server.js';
+
+/** What keys and channels start with when the file says nothing. */
+export const DEFAULT_CLUSTER_KEY_PREFIX = 'foresight:';
+
+export interface ClusterConfig {
+  /** The environment variable holding the Redis URL (`redis://` or `rediss://`): a secret, it may hold a password. */
+  redisUrlEnv: string;
+  /** What every key and pub/sub channel starts with, so several deployments can share one Redis; default "foresight:". */
+  keyPrefix: string;
+}
+
+export const ClusterConfigSchema = closedTable({
+  redis_url_env: matching(ENV_NAME_PATTERN, 'an environment variable name such as "FORESIGHT_REDIS_URL"'),
+  // No whitespace: a prefix is pasted into `redis-cli --scan --pattern` and log lines, where a space splits it.
+  key_prefix: matching(/^\S+$/, 'a non-empty prefix without spaces such as "foresight:"').default(
+    DEFAULT_CLUSTER_KEY_PREFIX,
+  ),
+}).transform((raw): ClusterConfig => ({ redisUrlEnv: raw.redis_url_env, keyPrefix: raw.key_prefix }));

@@ -1,0 +1,192 @@
+// Change events over Redis pub/sub between processes (here: two cluster members in one test process, each with its
+// own connections): what one publishes reaches the other's listeners once, its own listeners once, and nothing of
+// another prefix; with Redis gone events stay local, one warning is logged, and sharing resumes when it returns.
+import type { ServerEvent } from '@modelcontextprotocol/server';
+import { createClient } from 'redis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Cluster, joinCluster } from '../src/cluster/index.js';
+import { freePort } from './support/everything-http.js';
+import { createMemoryLogger } from './support/in-memory.js';
+import {
+  PrivateRedis,
+  SHARED_REDIS_URL,
+  deleteKeys,
+  redisServerInstalled,
+  sharedRedis,
+  testPrefix,
+} from './support/redis.js';
+
+const redis = await sharedRedis();
+const PREFIX = testPrefix();
+const joined: Cluster[] = [];
+
+function member(
+  options: { url?: string; prefix?: string; logger?: ReturnType<typeof createMemoryLogger> } = {},
+) {
+  const logger = options.logger ?? createMemoryLogger();
+  const url = options.url ?? SHARED_REDIS_URL;
+  const cluster = joinCluster({
+    redisUrl: url,
+    endpoint: url,
+    keyPrefix: options.prefix ?? PREFIX,
+    logger,
+  });
+  joined.push(cluster);
+  const seen: ServerEvent[] = [];
+  cluster.bus.subscribe((event) => seen.push(event));
+  return { cluster, seen, logger };
+}
+
+/** Polls `condition` every 20 ms for up to `ms`: pub/sub delivery is asynchronous by nature. */
+async function until(condition: () => boolean, ms = 3_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Both connections up and the subscription confirmed: a PUBLISH now reaches every member. */
+async function settled(...clusters: Cluster[]): Promise<void> {
+  await until(() => clusters.every((c) => c.reachable()), 5_000, 'redis connections');
+  // SUBSCRIBE is sent on 'ready'; one round trip later Redis has it.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+afterEach(async () => {
+  await Promise.all(joined.splice(0).map((cluster) => cluster.close()));
+});
+
+afterAll(async () => {
+  if (redis.ok) await deleteKeys(PREFIX);
+});
+
+describe.skipIf(!redis.ok)(
+  `change events shared over Redis${redis.ok ? '' : ` (skipped: ${redis.reason})`}`,
+  () => {
+    it('an event published on A reaches the listeners of A once and of B once', async () => {
+      const a = member();
+      const b = member();
+      await settled(a.cluster, b.cluster);
+      a.cluster.bus.publish({ kind: 'tools_list_changed' });
+      a.cluster.bus.publish({ kind: 'resource_updated', uri: 'file:///notes.md' });
+      // A's own listeners have it at once, without Redis.
+      expect(a.seen).toEqual([
+        { kind: 'tools_list_changed' },
+        { kind: 'resource_updated', uri: 'file:///notes.md' },
+      ]);
+      await until(() => b.seen.length === 2, 3_000, "B's events");
+      expect(b.seen).toEqual(a.seen);
+      // Its own echo from Redis is not delivered again on A.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(a.seen).toHaveLength(2);
+      expect(b.seen).toHaveLength(2);
+    });
+
+    it('members of another prefix (another deployment on the same Redis) hear nothing', async () => {
+      const a = member();
+      const other = member({ prefix: testPrefix() });
+      await settled(a.cluster, other.cluster);
+      a.cluster.bus.publish({ kind: 'prompts_list_changed' });
+      const b = member();
+      await settled(b.cluster);
+      a.cluster.bus.publish({ kind: 'resources_list_changed' });
+      await until(() => b.seen.length === 1, 3_000, "B's event");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(other.seen).toEqual([]);
+      expect(b.seen).toEqual([{ kind: 'resources_list_changed' }]);
+    });
+
+    it('an event that cannot be sent (params JSON cannot hold) still reaches local listeners, and nothing throws', async () => {
+      const a = member();
+      await settled(a.cluster);
+      const event = { kind: 'tools_list_changed', params: { size: 1n } } as unknown as ServerEvent;
+      expect(() => a.cluster.bus.publish(event)).not.toThrow();
+      expect(a.seen).toEqual([event]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(a.logger.records.some((record) => record.msg === 'event not shared')).toBe(true);
+    });
+
+    it('what is not an event on the channel (another program, another version) is dropped, never thrown', async () => {
+      const b = member();
+      await settled(b.cluster);
+      const raw = createClient({ url: SHARED_REDIS_URL });
+      await raw.connect();
+      try {
+        const channel = `${PREFIX}events`;
+        for (const junk of [
+          'not json',
+          '42',
+          JSON.stringify({ from: 'x' }),
+          JSON.stringify({ from: 'x', event: { kind: 'tools_list_changed', params: 'flat' } }),
+          JSON.stringify({ from: 'x', event: { kind: 'resource_updated' } }),
+          JSON.stringify({ from: 'x', event: { kind: 'shutdown_everything' } }),
+        ])
+          await raw.publish(channel, junk);
+        await raw.publish(
+          channel,
+          JSON.stringify({ from: 'x', event: { kind: 'resource_updated', uri: 'a://b' } }),
+        );
+      } finally {
+        raw.destroy();
+      }
+      await until(() => b.seen.length > 0, 3_000, 'the valid event');
+      expect(b.seen).toEqual([{ kind: 'resource_updated', uri: 'a://b' }]);
+    });
+  },
+);
+
+describe('Redis unreachable or gone mid-run', () => {
+  it('unreachable from the start: events reach local listeners, nothing throws, one warning for the outage', async () => {
+    const logger = createMemoryLogger();
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const a = member({ url, logger });
+    for (let i = 0; i < 5; i++) {
+      expect(() => a.cluster.bus.publish({ kind: 'tools_list_changed' })).not.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 120));
+    }
+    expect(a.seen).toHaveLength(5);
+    expect(a.cluster.reachable()).toBe(false);
+    const warnings = logger.records.filter((record) => record.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toMatch(/^redis unreachable: serving from local state/);
+  });
+
+  const ownServer = redisServerInstalled();
+  it.skipIf(!ownServer)(
+    `Redis stopped mid-run and started again: local delivery throughout, one warning, "resumed", sharing again${ownServer ? '' : ' (skipped: no redis-server binary on the PATH to stop and start)'}`,
+    async () => {
+      const server = new PrivateRedis(await freePort());
+      await server.start();
+      try {
+        const logger = createMemoryLogger();
+        const a = member({ url: server.url, logger });
+        const b = member({ url: server.url });
+        await settled(a.cluster, b.cluster);
+        a.cluster.bus.publish({ kind: 'tools_list_changed' });
+        await until(() => b.seen.length === 1, 3_000, 'the first shared event');
+
+        await server.stop();
+        await until(() => !a.cluster.reachable(), 3_000, 'A to notice');
+        a.cluster.bus.publish({ kind: 'prompts_list_changed' });
+        expect(a.seen.map((event) => event.kind)).toEqual(['tools_list_changed', 'prompts_list_changed']);
+
+        await server.start();
+        await settled(a.cluster, b.cluster);
+        a.cluster.bus.publish({ kind: 'resources_list_changed' });
+        await until(() => b.seen.length === 2, 5_000, 'the event after Redis returned');
+        // The one published while Redis was down never reached B; the one after did.
+        expect(b.seen.map((event) => event.kind)).toEqual(['tools_list_changed', 'resources_list_changed']);
+        const said = logger.records.filter((record) => record.level === 'warn' || record.level === 'info');
+        expect(said.map((record) => record.msg)).toEqual([
+          // Said once, at the first subscription; not again when it is renewed after the outage.
+          'cluster: change events shared over redis',
+          expect.stringMatching(/^redis unreachable/),
+          'redis reachable again: sharing resumed',
+        ]);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+});

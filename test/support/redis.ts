@@ -1,0 +1,89 @@
+// Redis for the cluster tests: the machine's (127.0.0.1:6379, as in CI) under a key prefix of each test file's own,
+// cleaned up at the end, and a private redis-server a test may stop and start again.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { probeRedis } from '../../src/cluster/index.js';
+
+export const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Whether the machine's Redis answers; the reason says why not, for the skipped suite's name. */
+export async function sharedRedis(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const probe = await probeRedis(SHARED_REDIS_URL, 1_000);
+  return probe.ok
+    ? { ok: true }
+    : { ok: false, reason: `redis unreachable at 127.0.0.1:6379: ${probe.reason}` };
+}
+
+/** A key prefix no other test run uses. */
+export function testPrefix(): string {
+  return `foresight-test:${randomUUID()}:`;
+}
+
+/** Deletes every key under `prefix` (SCAN, not KEYS: the machine's Redis may hold much else). */
+export async function deleteKeys(prefix: string, url = SHARED_REDIS_URL): Promise<number> {
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  let deleted = 0;
+  try {
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+      if (keys.length > 0) deleted += await client.del(keys);
+    }
+  } finally {
+    client.destroy();
+  }
+  return deleted;
+}
+
+/** Whether a `redis-server` binary is on the PATH, for the tests that stop and start one of their own. */
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** A redis-server of the test's own, on `port`, with no persistence; `stop()` kills it, `start()` starts it again. */
+export class PrivateRedis {
+  #child: ChildProcess | undefined;
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.#child = child;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(
+        () => reject(new Error(`redis-server on ${this.port} did not start: ${out}`)),
+        5_000,
+      );
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', () => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server on ${this.port} exited: ${out}`));
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.#child;
+    this.#child = undefined;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}
