@@ -4,16 +4,25 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
-import { AuditLog, auditedTools, prefetchRecord, scopeRefusalRecord } from './audit/index.js';
+import {
+  type AuditRecord,
+  type CallObserver,
+  AuditLog,
+  auditedTools,
+  prefetchRecord,
+  scopeRefusalRecord,
+} from './audit/index.js';
 import {
   type AuditConfig,
   type ForesightConfig,
+  type OpsSettings,
   type PlannerConfig,
   type PluginEntry,
   type ServerLimits,
   type TaskSettings,
   type ToolScopeRule,
   DEFAULT_LIMITS,
+  DEFAULT_OPS,
   EMBEDDED_DEFAULT,
   defaultConfig,
   entryProblem,
@@ -36,7 +45,16 @@ import {
   createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
-import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
+import { type HostMetrics, type ReadinessCheck, createHostMetrics, readiness } from './ops/index.js';
+import {
+  type Logger,
+  type MountSpec,
+  type Plugin,
+  PluginHost,
+  clampDelay,
+  createLogger,
+  errors,
+} from './host/index.js';
 import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
@@ -55,6 +73,7 @@ import {
   RequestAdmission,
   CallRateLimiter,
   RequestStateSeal,
+  type OpsEndpoints,
   type StdioServing,
   type StreamOrigin,
   TaskStore,
@@ -114,6 +133,14 @@ export interface CreateHostOptions {
    * one JSON line per tool call answered and per call the planner ran ahead. Default off.
    */
   audit?: Partial<AuditConfig>;
+  /** Metrics and drain settings over the config's `[server]` keys (e.g. `{ metricsPublic: true }`). */
+  ops?: Partial<OpsSettings>;
+  /**
+   * Further conditions of `/readyz` besides every plugin started (e.g. the cluster's Redis reachable). A check
+   * that throws or takes over 2 s counts as failing; its `detail` is shown to anyone who asks, so it never names
+   * a secret (configured secrets are redacted from it anyway). Default none.
+   */
+  readiness?: readonly ReadinessCheck[];
 }
 
 export interface HttpOptions {
@@ -170,6 +197,14 @@ export interface ForesightHost {
   /** Serves both eras on the process's stdin and stdout (or the given streams). */
   serveStdio(io?: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream }): Promise<StdioServing>;
   serveHttp(options: HttpOptions): Promise<HttpServing>;
+  /** Prometheus metrics (what /metrics serves); absent when `metrics` is off. */
+  readonly metrics: HostMetrics | undefined;
+  /**
+   * The graceful stop: /readyz turns 503, HTTP refuses new requests with 503 and stdio reads no more, then the calls
+   * already taken finish, up to `drainTimeoutS` (default the config's `drain_timeout_s`). Resolves true when all did,
+   * false at the deadline. `close()` after it ends whatever is left.
+   */
+  drain(drainTimeoutS?: number): Promise<boolean>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
 }
@@ -178,6 +213,20 @@ export interface ForesightHost {
 function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceOptions {
   if (!toolScopes?.length || oauth.scopesSupported !== undefined) return oauth;
   return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
+}
+
+/** The audit log and the metrics, each told of every call that ends; undefined when neither is on. */
+function callObserver(
+  audit: AuditLog | undefined,
+  metrics: HostMetrics | undefined,
+): CallObserver | undefined {
+  if (!audit && !metrics) return undefined;
+  return {
+    write(record: AuditRecord) {
+      audit?.write(record);
+      metrics?.observeCall(record);
+    },
+  };
 }
 
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {
@@ -277,18 +326,32 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const audit = auditSettings.enabled
     ? new AuditLog({ file: auditSettings.file, redact: redactSecrets, logger })
     : undefined;
+  const opsSettings = { ...(options.config?.server.ops ?? DEFAULT_OPS), ...options.ops };
+  // Read at scrape time; what they read is built below.
+  const metrics = opsSettings.metrics
+    ? createHostMetrics({
+        planner: () => planner.snapshot(),
+        callsInFlight: () => admission.inFlight,
+        sessionsOpen: () => [...httpServings].reduce((sum, serving) => sum + serving.sessionCount(), 0),
+        listenStreamsOpen: () => listenCap.count,
+      })
+    : undefined;
+  const prefetchObserver = callObserver(audit, metrics);
   const planner = new Planner({
     pipeline: tools,
     host: plugins,
     settings: plannerSettings,
     overrides: options.config?.tools,
     logger,
-    ...(audit ? { onSpeculativeCall: (call) => audit.write(prefetchRecord(call)) } : {}),
+    ...(prefetchObserver
+      ? { onSpeculativeCall: (call) => prefetchObserver.write(prefetchRecord(call)) }
+      : {}),
   });
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;
-  const openTools = audit
-    ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, audit, pluginOf)
+  const observer = callObserver(audit, metrics);
+  const openTools = observer
+    ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, observer, pluginOf)
     : (stream: StreamOrigin) => planner.openSession(stream);
   let learning: PlannerLearning | undefined;
   const statsResource: BuiltinResource = {
@@ -314,6 +377,23 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const builtinResources: readonly BuiltinResource[] = [statsResource];
 
   const closers = new Set<() => Promise<void>>();
+  const httpServings = new Set<HttpServing>();
+  const stdioServings = new Set<StdioServing>();
+  let draining = false;
+  const readinessChecks = (options.readiness ?? []).map((check): ReadinessCheck => async () => {
+    const { ok, detail } = await check();
+    return { ok, detail: redactSecrets(detail) };
+  });
+  const ops: OpsEndpoints = {
+    readiness: () =>
+      readiness({
+        plugins: () =>
+          plugins.mountedPlugins().map((plugin) => ({ name: plugin.name, state: plugin.health.state })),
+        checks: readinessChecks,
+        draining: () => draining || plugins.status !== 'started',
+      }),
+    ...(metrics ? { metrics: { scrape: () => metrics.scrape(), public: opsSettings.metricsPublic } } : {}),
+  };
   const config = options.config;
   const seal = new RequestStateSeal({
     key: options.requestStateKey ?? (config ? resolveRequestStateKey(config) : undefined),
@@ -440,6 +520,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         listenCap,
       });
       closers.add(() => serving.close());
+      stdioServings.add(serving);
       return serving;
     },
     async serveHttp(http) {
@@ -523,14 +604,33 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         bus,
         listen,
         toolSchema: (name) => tools.listed(name)?.tool.inputSchema,
+        ops,
       });
       closers.add(() => serving.close());
+      httpServings.add(serving);
       if (exposure === 'accepted')
         logger.warn(
           { url: serving.url, host: address.host },
           'serving HTTP beyond loopback without authentication (allow_unauthenticated): anyone who reaches the port can call every tool',
         );
       return serving;
+    },
+    metrics,
+    async drain(drainTimeoutS = opsSettings.drainTimeoutS) {
+      draining = true;
+      const taken = Promise.all([
+        ...[...httpServings].map((serving) => serving.drain()),
+        ...[...stdioServings].map((serving) => serving.drain()),
+      ]).then(() => true);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), clampDelay(drainTimeoutS * 1000));
+      });
+      try {
+        return await Promise.race([taken, deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       const closing = [...closers];

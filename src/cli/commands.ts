@@ -218,16 +218,22 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     );
   let stopping = false;
   let heapRelease: HeapReleaser | undefined;
-  const shutdown = async (why: string) => {
+  const shutdown = async (why: string, drain = false) => {
     if (stopping) return;
     stopping = true;
     heapRelease?.stop();
     host.logger.info({ why }, 'shutting down');
+    // SIGTERM is how an orchestrator or balancer retires a process: calls already taken get to finish.
+    if (drain) {
+      const drainTimeoutS = config.server.ops.drainTimeoutS;
+      if (!(await host.drain(drainTimeoutS)))
+        host.logger.warn({ drainTimeoutS }, 'drain deadline passed: ending the calls still in flight');
+    }
     await host.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM', true));
 
   await host.start();
   // The ready line shows at any level but silent: tools and people wait for it (the HTTP one names the URL).
