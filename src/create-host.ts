@@ -201,8 +201,9 @@ export interface ForesightHost {
   readonly metrics: HostMetrics | undefined;
   /**
    * The graceful stop: /readyz turns 503, HTTP refuses new requests with 503 and stdio reads no more, then the calls
-   * already taken finish, up to `drainTimeoutS` (default the config's `drain_timeout_s`). Resolves true when all did,
-   * false at the deadline. `close()` after it ends whatever is left.
+   * already taken finish, up to `drainTimeoutS` (default the config's `drain_timeout_s`). Resolves true when all did;
+   * at the deadline, the calls still running are ended (their clients get a shutting-down error; plugins begin to
+   * shut down) and it resolves false, at most a second later. `close()` after it ends whatever is left.
    */
   drain(drainTimeoutS?: number): Promise<boolean>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
@@ -214,6 +215,9 @@ function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceO
   if (!toolScopes?.length || oauth.scopesSupported !== undefined) return oauth;
   return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
 }
+
+/** After the drain deadline, how long the calls it ended have to send their error answers. */
+const DRAIN_ANSWER_GRACE_MS = 1_000;
 
 /** The audit log and the metrics, each told of every call that ends; undefined when neither is on. */
 function callObserver(
@@ -627,10 +631,21 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         timer = setTimeout(() => resolve(false), clampDelay(drainTimeoutS * 1000));
       });
       try {
-        return await Promise.race([taken, deadline]);
+        if (await Promise.race([taken, deadline])) return true;
       } finally {
         clearTimeout(timer);
       }
+      // At the deadline the calls still running are ended through the shutdown signal, so their clients get the
+      // shutting-down error as an answer rather than a dropped connection (which a 2025 client may wait out as a
+      // stream to resume); those answers get a moment to go out before close() ends the connections.
+      plugins.shutdown().catch(() => {});
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        taken,
+        new Promise<void>((resolve) => (grace = setTimeout(resolve, DRAIN_ANSWER_GRACE_MS))),
+      ]);
+      clearTimeout(grace);
+      return false;
     },
     async close() {
       const closing = [...closers];
