@@ -67,6 +67,9 @@ function readGauge(registry: Registry, name: string, help: string, read: () => n
 
 export function createHostMetrics(sources: MetricsSources): HostMetrics {
   const registry = new Registry();
+  // One planner snapshot per scrape, taken as it begins: six series read it, and it ranks the learned edges.
+  let plannerNow: ReturnType<MetricsSources['planner']> | undefined;
+  const planner = () => (plannerNow ??= sources.planner());
   collectDefaultMetrics({ register: registry });
   // Labels are tool, plugin, outcome, kind and code: the catalog and the error module bound them all. Principals,
   // arguments and URIs are never labels (unbounded, and private).
@@ -98,37 +101,37 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
     registry,
     'foresight_speculative_dispatched_total',
     'Speculative calls the planner started.',
-    () => sources.planner().counters.dispatched,
+    () => planner().counters.dispatched,
   );
   mirroredCounter(
     registry,
     'foresight_speculative_hits_total',
     'Agent calls answered from a cached speculative result.',
-    () => sources.planner().counters.hits,
+    () => planner().counters.hits,
   );
   mirroredCounter(
     registry,
     'foresight_speculative_joins_total',
     'Agent calls answered by joining a speculative call still running.',
-    () => sources.planner().counters.joins,
+    () => planner().counters.joins,
   );
   mirroredCounter(
     registry,
     'foresight_speculative_wasted_total',
     'Speculative results never served (expired, evicted, invalidated, failed).',
-    () => sources.planner().counters.wasted,
+    () => planner().counters.wasted,
   );
   readGauge(
     registry,
     'foresight_planner_cache_entries',
     'Speculative results cached now.',
-    () => sources.planner().cache.entries,
+    () => planner().cache.entries,
   );
   readGauge(
     registry,
     'foresight_planner_cache_bytes',
     'Estimated size of the cached speculative results.',
-    () => sources.planner().cache.bytes,
+    () => planner().cache.bytes,
   );
   readGauge(registry, 'foresight_calls_in_flight', 'Tool calls running now.', sources.callsInFlight);
   readGauge(registry, 'foresight_sessions_open', 'Open 2025-era HTTP sessions.', sources.sessionsOpen);
@@ -161,7 +164,12 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
         });
     },
     async scrape() {
-      return { contentType: registry.contentType, text: await registry.metrics() };
+      plannerNow = undefined;
+      try {
+        return { contentType: registry.contentType, text: await registry.metrics() };
+      } finally {
+        plannerNow = undefined;
+      }
     },
   };
 }
