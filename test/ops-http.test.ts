@@ -3,7 +3,7 @@
 // them, and the same auth as /mcp unless metrics are public.
 import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import { parseConfig } from '../src/config/index.js';
 import { definePlugin } from '../src/host/contract.js';
@@ -11,6 +11,7 @@ import { ForesightError } from '../src/host/errors.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import { startOAuthRig } from './support/oauth-rig.js';
+import { createTree } from './support/workspace-tree.js';
 
 const TOKEN = 'ops-test-static-token-3f9c1e';
 
@@ -215,6 +216,44 @@ describe('/metrics', () => {
     expect(sample((await get(at(http, '/metrics'), bearer)).text, 'foresight_redis_roundtrips_total')).toBe(
       3,
     );
+  });
+
+  it('follows the planner: a read run ahead and then served shows as dispatched, a hit and a cached entry', async () => {
+    const tree = await createTree();
+    try {
+      const config = parseConfig(
+        `[plugins.workspace]\nroot = ${JSON.stringify(tree.root)}\n`,
+        '/test/foresight.toml',
+        process.cwd(),
+      );
+      const ahead = createHost({
+        config,
+        logger: createMemoryLogger(),
+        planner: { enabled: true, learning: false, probabilityFloor: 0.2, maxWastePerHit: Infinity },
+      });
+      hosts.push(ahead);
+      const served = await ahead.serveHttp({ port: 0 });
+      const client = await clientOf(served);
+      const listed = await client.callTool({ name: 'workspace__glob', arguments: { pattern: 'src/*.ts' } });
+      const first = (listed.structuredContent as { paths: string[] }).paths[0];
+      const metricsText = async () => (await get(at(served, '/metrics'))).text;
+      await vi.waitFor(async () => {
+        const text = await metricsText();
+        expect(sample(text, 'foresight_speculative_dispatched_total')).toBe(1);
+        expect(sample(text, 'foresight_planner_cache_entries')).toBe(1);
+        expect(sample(text, 'foresight_planner_cache_bytes')).toBeGreaterThan(0);
+      });
+      await client.callTool({ name: 'workspace__read_file', arguments: { path: first } });
+      const text = await metricsText();
+      expect(sample(text, 'foresight_speculative_hits_total')).toBe(1);
+      const read = 'tool="workspace__read_file",plugin="workspace",outcome="ok"';
+      expect(sample(text, `foresight_tool_calls_total{${read},speculative="prefetch"}`)).toBe(1);
+      expect(sample(text, `foresight_tool_calls_total{${read},speculative="hit"}`)).toBe(1);
+      // The path read is an argument: never a label.
+      expect(text).not.toContain(String(first));
+    } finally {
+      await tree.cleanup();
+    }
   });
 
   it('public metrics need no token; a second host in the process keeps its own registry; metrics = false is a 404', async () => {
