@@ -610,6 +610,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         toolSchema: (name) => tools.listed(name)?.tool.inputSchema,
         ops,
       });
+      metrics?.collectProcessMetrics();
       closers.add(() => serving.close());
       httpServings.add(serving);
       if (exposure === 'accepted')

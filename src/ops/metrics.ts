@@ -28,6 +28,11 @@ export interface HostMetrics {
   readonly redisRoundTrips: RoundTripCounter;
   /** Counts one call as the audit log describes it (the principal and request id are never read). */
   observeCall(call: AuditRecord): void;
+  /**
+   * Adds the default process metrics (CPU, memory, event-loop lag, GC); idempotent. Called when an HTTP listener
+   * starts, so a stdio server or a one-shot command installs no GC observer it would never report.
+   */
+  collectProcessMetrics(): void;
   /** The exposition text and its content type. */
   scrape(): Promise<{ contentType: string; text: string }>;
 }
@@ -70,7 +75,7 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
   // One planner snapshot per scrape, taken as it begins: six series read it, and it ranks the learned edges.
   let plannerNow: ReturnType<MetricsSources['planner']> | undefined;
   const planner = () => (plannerNow ??= sources.planner());
-  collectDefaultMetrics({ register: registry });
+  let processMetrics = false;
   // Labels are tool, plugin, outcome, kind and code: the catalog and the error module bound them all. Principals,
   // arguments and URIs are never labels (unbounded, and private).
   const calls = new Counter({
@@ -162,6 +167,11 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
           kind: call.error?.kind ?? 'none',
           code: call.error?.code ?? 'none',
         });
+    },
+    collectProcessMetrics() {
+      if (processMetrics) return;
+      processMetrics = true;
+      collectDefaultMetrics({ register: registry });
     },
     async scrape() {
       plannerNow = undefined;
