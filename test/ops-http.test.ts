@@ -8,6 +8,7 @@ import { type ForesightHost, createHost } from '../src/create-host.js';
 import { parseConfig } from '../src/config/index.js';
 import { definePlugin } from '../src/host/contract.js';
 import { ForesightError } from '../src/host/errors.js';
+import { READINESS_CHECK_TIMEOUT_MS, readiness } from '../src/ops/index.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import { startOAuthRig } from './support/oauth-rig.js';
@@ -152,6 +153,28 @@ describe('/readyz', () => {
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.text)).toMatchObject({ failing: ['check failed: TypeError'] });
     expect(refused.text).not.toContain(TOKEN);
+  });
+});
+
+describe('a readiness check that never answers', () => {
+  it('counts as failing after its bound, so the probe itself never hangs', async () => {
+    vi.useFakeTimers();
+    try {
+      const report = readiness({
+        plugins: () => [{ name: 'probe', state: 'ready' }],
+        checks: [() => new Promise(() => {})],
+        draining: () => false,
+      });
+      await vi.advanceTimersByTimeAsync(READINESS_CHECK_TIMEOUT_MS);
+      expect(await report).toEqual({
+        ready: false,
+        draining: false,
+        plugins: { probe: 'ready' },
+        failing: [`no answer within ${READINESS_CHECK_TIMEOUT_MS} ms`],
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
