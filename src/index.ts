@@ -50,3 +50,4 @@ export {
   type ToolScopeRule,
 } from './config/index.js';
 export type { AuditRecord, AuditOutcome, Speculative } from './audit/index.js';
+export type { HostMetrics, ReadinessCheck, RoundTripCounter } from './ops/index.js';
