@@ -263,6 +263,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   let draining = false;
   let answering = 0;
   let drained: (() => void) | undefined;
+  /** Set by the first drain(): a second one waits for the same requests. */
+  let drainDone: Promise<void> | undefined;
   const answered = () => {
     answering--;
     if (draining && answering === 0) drained?.();
@@ -598,8 +600,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     sessionCount: () => sessions.size,
     drain: () => {
       draining = true;
-      if (answering === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => (drained = resolve));
+      drainDone ??= answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+      return drainDone;
     },
     close: async () => {
       clearInterval(sweeper);
