@@ -11,6 +11,7 @@ import { ForesightError } from '../src/host/errors.js';
 import { READINESS_CHECK_TIMEOUT_MS, readiness } from '../src/ops/index.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
+import { modernPost } from './support/modern-wire.js';
 import { startOAuthRig } from './support/oauth-rig.js';
 import { createTree } from './support/workspace-tree.js';
 
@@ -358,7 +359,19 @@ describe('drain', () => {
     hosts.push(draining);
     const served = await draining.serveHttp({ port: 0 });
     const client = await clientOf(served);
-    expect(await draining.drain(1)).toBe(true);
+    // A listen stream stays open until close: it must not hold the drain to its deadline.
+    let acknowledged!: () => void;
+    const listening = new Promise<void>((resolve) => (acknowledged = resolve));
+    const stream = modernPost(
+      served.url,
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      { readTimeoutMs: 3_000, onMessage: () => acknowledged() },
+    );
+    await listening;
+    const drainStartedAt = performance.now();
+    expect(await draining.drain(2)).toBe(true);
+    expect(performance.now() - drainStartedAt).toBeLessThan(1_000);
     const ready = await get(at(served, '/readyz'));
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.text)).toMatchObject({ status: 'not_ready', draining: true });
@@ -372,5 +385,7 @@ describe('drain', () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/shutting down/);
     await expect(client.listTools()).rejects.toThrow();
     expect((await get(at(served, '/healthz'))).status).toBe(200);
+    await draining.close();
+    await stream;
   });
 });
