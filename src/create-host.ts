@@ -394,7 +394,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         plugins: () =>
           plugins.mountedPlugins().map((plugin) => ({ name: plugin.name, state: plugin.health.state })),
         checks: readinessChecks,
-        draining: () => draining || plugins.status !== 'started',
+        started: () => plugins.status === 'started',
+        draining: () => draining,
       }),
     ...(metrics ? { metrics: { scrape: () => metrics.scrape(), public: opsSettings.metricsPublic } } : {}),
   };

@@ -162,6 +162,7 @@ describe('a readiness check that never answers', () => {
     vi.useFakeTimers();
     try {
       const report = readiness({
+        started: () => true,
         plugins: () => [{ name: 'probe', state: 'ready' }],
         checks: [() => new Promise(() => {})],
         draining: () => false,
@@ -176,6 +177,21 @@ describe('a readiness check that never answers', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('a host not running', () => {
+  it('is not ready, and says so, whatever its plugins say', async () => {
+    const report = await readiness({
+      started: () => false,
+      plugins: () => [{ name: 'probe', state: 'ready' }],
+      checks: [],
+      draining: () => false,
+    });
+    expect(report).toMatchObject({
+      ready: false,
+      failing: ['the host is not running (starting or shutting down)'],
+    });
   });
 });
 

@@ -16,6 +16,8 @@ export interface ReadinessReport {
 }
 
 export interface ReadinessSources {
+  /** False before the host has started, and once it is shutting down. */
+  started(): boolean;
   plugins(): readonly { name: string; state: PluginState }[];
   checks: readonly ReadinessCheck[];
   draining(): boolean;
@@ -57,6 +59,7 @@ export async function readiness(sources: ReadinessSources): Promise<ReadinessRep
   }
   const results = await Promise.all(sources.checks.map(runCheck));
   const failing = results.filter((result) => !result.ok).map((result) => result.detail);
+  if (!sources.started()) failing.unshift('the host is not running (starting or shutting down)');
   const draining = sources.draining();
   return { ready: pluginsReady && failing.length === 0 && !draining, draining, plugins, failing };
 }
