@@ -584,12 +584,12 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
               }),
             }
           : {}),
-        ...(scopeGuard && audit
+        ...(scopeGuard && observer
           ? {
-              // The audit log is a log of tool calls: a refused read or prompt is in the 403 alone.
+              // The audit log and the metrics count tool calls: a refused read or prompt is in the 403 alone.
               onScopeRefused: (refusal) => {
                 if (refusal.kind !== 'tool') return;
-                audit.write(
+                observer.write(
                   scopeRefusalRecord({
                     principal: refusal.principal,
                     tool: refusal.name,

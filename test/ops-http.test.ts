@@ -328,6 +328,9 @@ describe('/metrics', () => {
   it('under [auth] asks for a valid access token, with the challenge', async () => {
     const rig = await startOAuthRig({
       host: { logger: createMemoryLogger(), plugins: [probe], planner: { enabled: false } },
+      oauth: {
+        toolScopes: [{ glob: 'probe__fails', read: 'probe:admin', write: 'probe:admin', line: 0 }],
+      },
     });
     try {
       const metricsUrl = new URL('/metrics', rig.http.url).href;
@@ -339,6 +342,23 @@ describe('/metrics', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.text).not.toContain(token);
       expect((await get(new URL('/healthz', rig.http.url).href)).status).toBe(200);
+      // A call refused for want of a scope is counted where the audit log would write it: an error, no tool ran.
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'probe__fails', arguments: {} },
+      });
+      const refusedCall = await rig.post({ authorization: `Bearer ${token}` }, call);
+      expect(refusedCall.status).toBe(403);
+      await refusedCall.body?.cancel();
+      const text = (await get(metricsUrl, { authorization: `Bearer ${token}` })).text;
+      expect(
+        sample(
+          text,
+          'foresight_tool_errors_total{tool="probe__fails",plugin="probe",kind="none",code="insufficient_scope"}',
+        ),
+      ).toBe(1);
     } finally {
       await rig.close();
     }
