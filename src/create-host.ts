@@ -45,16 +45,8 @@ import {
   createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
-import { type HostMetrics, type ReadinessCheck, createHostMetrics, readiness } from './ops/index.js';
-import {
-  type Logger,
-  type MountSpec,
-  type Plugin,
-  PluginHost,
-  clampDelay,
-  createLogger,
-  errors,
-} from './host/index.js';
+import { type HostMetrics, type ReadinessCheck, createHostOps } from './ops/index.js';
+import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
 import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
@@ -73,7 +65,6 @@ import {
   RequestAdmission,
   CallRateLimiter,
   RequestStateSeal,
-  type OpsEndpoints,
   type StdioServing,
   type StreamOrigin,
   TaskStore,
@@ -216,9 +207,6 @@ function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceO
   return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
 }
 
-/** After the drain deadline, how long the calls it ended have to send their error answers. */
-const DRAIN_ANSWER_GRACE_MS = 1_000;
-
 /** The audit log and the metrics, each told of every call that ends; undefined when neither is on. */
 function callObserver(
   audit: AuditLog | undefined,
@@ -330,30 +318,29 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const audit = auditSettings.enabled
     ? new AuditLog({ file: auditSettings.file, redact: redactSecrets, logger })
     : undefined;
-  const opsSettings = { ...(options.config?.server.ops ?? DEFAULT_OPS), ...options.ops };
-  // Read at scrape time; what they read is built below.
-  const metrics = opsSettings.metrics
-    ? createHostMetrics({
-        planner: () => planner.snapshot(),
-        callsInFlight: () => admission.inFlight,
-        sessionsOpen: () => [...httpServings].reduce((sum, serving) => sum + serving.sessionCount(), 0),
-        listenStreamsOpen: () => listenCap.count,
-      })
-    : undefined;
-  const prefetchObserver = callObserver(audit, metrics);
+  // Its sources are read at scrape time; what they read is built below.
+  const ops = createHostOps({
+    settings: { ...(options.config?.server.ops ?? DEFAULT_OPS), ...options.ops },
+    plugins,
+    planner: () => planner.snapshot(),
+    callsInFlight: () => admission.inFlight,
+    listenStreamsOpen: () => listenCap.count,
+    checks: options.readiness ?? [],
+    redact: redactSecrets,
+  });
+  const metrics = ops.metrics;
+  // Hears of every tool call that ends: the agent's (through openTools) and those the planner ran ahead.
+  const observer = callObserver(audit, metrics);
   const planner = new Planner({
     pipeline: tools,
     host: plugins,
     settings: plannerSettings,
     overrides: options.config?.tools,
     logger,
-    ...(prefetchObserver
-      ? { onSpeculativeCall: (call) => prefetchObserver.write(prefetchRecord(call)) }
-      : {}),
+    ...(observer ? { onSpeculativeCall: (call) => observer.write(prefetchRecord(call)) } : {}),
   });
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;
-  const observer = callObserver(audit, metrics);
   const openTools = observer
     ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, observer, pluginOf)
     : (stream: StreamOrigin) => planner.openSession(stream);
@@ -381,24 +368,6 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const builtinResources: readonly BuiltinResource[] = [statsResource];
 
   const closers = new Set<() => Promise<void>>();
-  const httpServings = new Set<HttpServing>();
-  const stdioServings = new Set<StdioServing>();
-  let draining = false;
-  const readinessChecks = (options.readiness ?? []).map((check): ReadinessCheck => async () => {
-    const { ok, detail } = await check();
-    return { ok, detail: redactSecrets(detail) };
-  });
-  const ops: OpsEndpoints = {
-    readiness: () =>
-      readiness({
-        plugins: () =>
-          plugins.mountedPlugins().map((plugin) => ({ name: plugin.name, state: plugin.health.state })),
-        checks: readinessChecks,
-        started: () => plugins.status === 'started',
-        draining: () => draining,
-      }),
-    ...(metrics ? { metrics: { scrape: () => metrics.scrape(), public: opsSettings.metricsPublic } } : {}),
-  };
   const config = options.config;
   const seal = new RequestStateSeal({
     key: options.requestStateKey ?? (config ? resolveRequestStateKey(config) : undefined),
@@ -525,7 +494,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         listenCap,
       });
       closers.add(() => serving.close());
-      stdioServings.add(serving);
+      ops.addStdio(serving);
       return serving;
     },
     async serveHttp(http) {
@@ -609,11 +578,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         bus,
         listen,
         toolSchema: (name) => tools.listed(name)?.tool.inputSchema,
-        ops,
+        ops: ops.endpoints,
       });
-      metrics?.collectProcessMetrics();
       closers.add(() => serving.close());
-      httpServings.add(serving);
+      ops.addHttp(serving);
       if (exposure === 'accepted')
         logger.warn(
           { url: serving.url, host: address.host },
@@ -622,33 +590,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
       return serving;
     },
     metrics,
-    async drain(drainTimeoutS = opsSettings.drainTimeoutS) {
-      draining = true;
-      const taken = Promise.all([
-        ...[...httpServings].map((serving) => serving.drain()),
-        ...[...stdioServings].map((serving) => serving.drain()),
-      ]).then(() => true);
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), clampDelay(drainTimeoutS * 1000));
-      });
-      try {
-        if (await Promise.race([taken, deadline])) return true;
-      } finally {
-        clearTimeout(timer);
-      }
-      // At the deadline the calls still running are ended through the shutdown signal, so their clients get the
-      // shutting-down error as an answer rather than a dropped connection (which a 2025 client may wait out as a
-      // stream to resume); those answers get a moment to go out before close() ends the connections.
-      plugins.shutdown().catch(() => {});
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([
-        taken,
-        new Promise<void>((resolve) => (grace = setTimeout(resolve, DRAIN_ANSWER_GRACE_MS))),
-      ]);
-      clearTimeout(grace);
-      return false;
-    },
+    drain: (drainTimeoutS) => ops.drain(drainTimeoutS),
     async close() {
       const closing = [...closers];
       closers.clear();

@@ -6,6 +6,13 @@ export {
   type RoundTripCounter,
 } from './metrics.js';
 export {
+  createHostOps,
+  DRAIN_ANSWER_GRACE_MS,
+  type Drainable,
+  type HostOps,
+  type HostOpsOptions,
+} from './host-ops.js';
+export {
   readiness,
   READINESS_CHECK_TIMEOUT_MS,
   type PluginState,
