@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const AREAS = 'host|enrich|planner|format|config|protocol|plugins|cli|audit|cluster';
+const AREAS = 'host|enrich|planner|format|config|protocol|plugins|cli|audit|cluster|ops';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'examples/**/*.mjs', 'test/fixtures/**'] },

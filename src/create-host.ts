@@ -4,16 +4,25 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { InMemoryServerEventBus, type ServerEventBus, type Transport } from '@modelcontextprotocol/server';
-import { AuditLog, auditedTools, prefetchRecord, scopeRefusalRecord } from './audit/index.js';
+import {
+  type AuditRecord,
+  type CallObserver,
+  AuditLog,
+  auditedTools,
+  prefetchRecord,
+  scopeRefusalRecord,
+} from './audit/index.js';
 import {
   type AuditConfig,
   type ForesightConfig,
+  type OpsSettings,
   type PlannerConfig,
   type PluginEntry,
   type ServerLimits,
   type TaskSettings,
   type ToolScopeRule,
   DEFAULT_LIMITS,
+  DEFAULT_OPS,
   EMBEDDED_DEFAULT,
   defaultConfig,
   entryProblem,
@@ -36,6 +45,7 @@ import {
   createRuleLog,
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
+import { type HostMetrics, type ReadinessCheck, createHostOps } from './ops/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
 import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
@@ -114,6 +124,14 @@ export interface CreateHostOptions {
    * one JSON line per tool call answered and per call the planner ran ahead. Default off.
    */
   audit?: Partial<AuditConfig>;
+  /** Metrics and drain settings over the config's `[server]` keys (e.g. `{ metricsPublic: true }`). */
+  ops?: Partial<OpsSettings>;
+  /**
+   * Further conditions of `/readyz` besides every plugin started (e.g. the cluster's Redis reachable). A check
+   * that throws or takes over 2 s counts as failing; its `detail` is shown to anyone who asks, so it never names
+   * a secret (configured secrets are redacted from it anyway). Default none.
+   */
+  readiness?: readonly ReadinessCheck[];
 }
 
 export interface HttpOptions {
@@ -170,6 +188,15 @@ export interface ForesightHost {
   /** Serves both eras on the process's stdin and stdout (or the given streams). */
   serveStdio(io?: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream }): Promise<StdioServing>;
   serveHttp(options: HttpOptions): Promise<HttpServing>;
+  /** Prometheus metrics (what /metrics serves); absent when `metrics` is off. */
+  readonly metrics: HostMetrics | undefined;
+  /**
+   * The graceful stop: /readyz turns 503, HTTP refuses new requests with 503 and stdio reads no more, then the calls
+   * already taken finish, up to `drainTimeoutS` (default the config's `drain_timeout_s`). Resolves true when all did;
+   * at the deadline, the calls still running are ended (their clients get a shutting-down error; plugins begin to
+   * shut down) and it resolves false, at most a second later. `close()` after it ends whatever is left.
+   */
+  drain(drainTimeoutS?: number): Promise<boolean>;
   /** Closes every transport, then shuts plugins down in reverse mount order. */
   close(): Promise<void>;
 }
@@ -178,6 +205,20 @@ export interface ForesightHost {
 function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceOptions {
   if (!toolScopes?.length || oauth.scopesSupported !== undefined) return oauth;
   return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
+}
+
+/** The audit log and the metrics, each told of every call that ends; undefined when neither is on. */
+function callObserver(
+  audit: AuditLog | undefined,
+  metrics: HostMetrics | undefined,
+): CallObserver | undefined {
+  if (!audit && !metrics) return undefined;
+  return {
+    write(record: AuditRecord) {
+      audit?.write(record);
+      metrics?.observeCall(record);
+    },
+  };
 }
 
 function isPluginObject(value: Plugin | MountSpec): value is Plugin {
@@ -277,18 +318,31 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   const audit = auditSettings.enabled
     ? new AuditLog({ file: auditSettings.file, redact: redactSecrets, logger })
     : undefined;
+  // Its sources are read at scrape time; what they read is built below.
+  const ops = createHostOps({
+    settings: { ...(options.config?.server.ops ?? DEFAULT_OPS), ...options.ops },
+    plugins,
+    planner: () => planner.snapshot(),
+    callsInFlight: () => admission.inFlight,
+    listenStreamsOpen: () => listenCap.count,
+    checks: options.readiness ?? [],
+    redact: redactSecrets,
+  });
+  const metrics = ops.metrics;
+  // Hears of every tool call that ends: the agent's (through openTools) and those the planner ran ahead.
+  const observer = callObserver(audit, metrics);
   const planner = new Planner({
     pipeline: tools,
     host: plugins,
     settings: plannerSettings,
     overrides: options.config?.tools,
     logger,
-    ...(audit ? { onSpeculativeCall: (call) => audit.write(prefetchRecord(call)) } : {}),
+    ...(observer ? { onSpeculativeCall: (call) => observer.write(prefetchRecord(call)) } : {}),
   });
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;
-  const openTools = audit
-    ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, audit, pluginOf)
+  const openTools = observer
+    ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, observer, pluginOf)
     : (stream: StreamOrigin) => planner.openSession(stream);
   let learning: PlannerLearning | undefined;
   const statsResource: BuiltinResource = {
@@ -440,6 +494,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         listenCap,
       });
       closers.add(() => serving.close());
+      ops.addStdio(serving);
       return serving;
     },
     async serveHttp(http) {
@@ -498,12 +553,12 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
               }),
             }
           : {}),
-        ...(scopeGuard && audit
+        ...(scopeGuard && observer
           ? {
-              // The audit log is a log of tool calls: a refused read or prompt is in the 403 alone.
+              // The audit log and the metrics count tool calls: a refused read or prompt is in the 403 alone.
               onScopeRefused: (refusal) => {
                 if (refusal.kind !== 'tool') return;
-                audit.write(
+                observer.write(
                   scopeRefusalRecord({
                     principal: refusal.principal,
                     tool: refusal.name,
@@ -523,8 +578,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         bus,
         listen,
         toolSchema: (name) => tools.listed(name)?.tool.inputSchema,
+        ops: ops.endpoints,
       });
       closers.add(() => serving.close());
+      ops.addHttp(serving);
       if (exposure === 'accepted')
         logger.warn(
           { url: serving.url, host: address.host },
@@ -532,6 +589,8 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
         );
       return serving;
     },
+    metrics,
+    drain: (drainTimeoutS) => ops.drain(drainTimeoutS),
     async close() {
       const closing = [...closers];
       closers.clear();

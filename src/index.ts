@@ -52,3 +52,4 @@ export {
 export type { AuditRecord, AuditOutcome, Speculative } from './audit/index.js';
 export { joinCluster, RedisServerEventBus, type Cluster, type ClusterOptions } from './cluster/index.js';
 export { resolveCluster, redisEndpoint, type ResolvedCluster, type ClusterConfig } from './config/index.js';
+export type { HostMetrics, ReadinessCheck, RoundTripCounter } from './ops/index.js';

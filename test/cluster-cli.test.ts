@@ -149,6 +149,12 @@ describe.skipIf(!redis.ok)(
         ]);
       expect((await triggered)?.response?.error).toBeUndefined();
       expectNoSecret(a.stderr(), b.stderr(), c.stderr());
+      // Ready with Redis reachable; A's PUBLISH of the change is counted in its metrics.
+      const ready = await fetch(new URL('/readyz', a.url));
+      expect(ready.status).toBe(200);
+      const metrics = await (await fetch(new URL('/metrics', a.url))).text();
+      const published = /^foresight_redis_roundtrips_total (\d+)$/m.exec(metrics);
+      expect(Number(published?.[1])).toBeGreaterThanOrEqual(1);
     });
 
     it('a multi round-trip request asked on A completes when its retry lands on B', async () => {
@@ -205,5 +211,11 @@ describe('foresight serve --http with Redis unreachable', () => {
     expect(outages).toHaveLength(1);
     expectNoSecret(server.stderr());
     expect(server.stderr()).not.toContain(url);
+    // Not ready while its Redis is gone, saying where (never the URL's credentials); calls still served above.
+    const ready = await fetch(new URL('/readyz', server.url));
+    const body = await ready.text();
+    expect(ready.status).toBe(503);
+    expect(body).toMatch(/redis unreachable at 127\.0\.0\.1:\d+/);
+    expect(body).not.toContain(PASSWORD);
   });
 });

@@ -80,6 +80,7 @@ describe('every duration key has the limit', () => {
     ['[server]', `task_after_ms = ${over}`, 'server.task_after_ms'],
     ['[server]', `task_poll_interval_ms = ${over}`, 'server.task_poll_interval_ms'],
     ['[server]', `request_state_ttl_s = ${overS}`, 'server.request_state_ttl_s'],
+    ['[server]', `drain_timeout_s = ${overS}`, 'server.drain_timeout_s'],
     ['[planner]', `default_ttl_s = ${overS}`, 'planner.default_ttl_s'],
     ['[planner]', `think_window_s = ${overS}`, 'planner.think_window_s'],
     ['[tools."*"]', `freshness_ttl_s = ${overS}`, 'tools."*".freshness_ttl_s'],

@@ -38,7 +38,8 @@ describe('unknown keys and bad values name the key, the file and its line', () =
     expect(failure(text).message).toBe(
       `${FILE}:5: server.trnasport: unknown key "trnasport" (did you mean "transport"?); ` +
         'allowed: transport, http, allowed_hosts, allowed_origins, auth_token_env, allow_unauthenticated, log_level, ' +
-        'legacy_clients, request_state_key_env, request_state_ttl_s, task_after_ms, task_ttl_ms, task_poll_interval_ms, max_tasks, limits',
+        'legacy_clients, request_state_key_env, request_state_ttl_s, task_after_ms, task_ttl_ms, task_poll_interval_ms, max_tasks, ' +
+        'metrics, metrics_public, drain_timeout_s, limits',
     );
   });
 

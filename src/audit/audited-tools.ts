@@ -3,7 +3,6 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CallEnvironment } from '../host/index.js';
 import { PREFETCH_META_KEY, type SpeculativeCallReport } from '../planner/index.js';
 import type { ToolService } from '../protocol/index.js';
-import type { AuditLog } from './log.js';
 import { type AuditRecord, type Speculative, INSUFFICIENT_SCOPE, latencySince, outcomeOf } from './record.js';
 
 /** Who the stream is and how it is connected. */
@@ -13,11 +12,19 @@ export interface AuditedStream {
   transport?: AuditRecord['transport'];
 }
 
-/** Every call of `tools` writes one line to `log` when it ends, whatever way it ends; arguments are never read. */
+/**
+ * Hears of each call once it ends, as its audit line: the audit log writes it, the metrics count it. One observation
+ * point for both, so a call is never wrapped twice.
+ */
+export interface CallObserver {
+  write(record: AuditRecord): void;
+}
+
+/** Every call of `tools` is told to `log` when it ends, whatever way it ends; arguments are never read. */
 export function auditedTools(
   tools: ToolService,
   stream: AuditedStream,
-  log: AuditLog,
+  log: CallObserver,
   pluginOf: (tool: string) => string | undefined,
 ): ToolService {
   const line = (

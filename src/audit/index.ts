@@ -5,6 +5,7 @@ export {
   prefetchRecord,
   scopeRefusalRecord,
   type AuditedStream,
+  type CallObserver,
   type ScopeRefusedCall,
 } from './audited-tools.js';
 export {

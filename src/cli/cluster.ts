@@ -2,9 +2,17 @@
 import { type Cluster, joinCluster, probeRedis } from '../cluster/index.js';
 import { type ForesightConfig, redisEndpoint, resolveCluster } from '../config/index.js';
 import type { Logger } from '../host/index.js';
+import type { ReadinessCheck } from '../ops/index.js';
 
-/** Joins the cluster the config names (connecting in the background), or undefined without [cluster]. */
-export function joinConfiguredCluster(config: ForesightConfig, logger: Logger): Cluster | undefined {
+/**
+ * Joins the cluster the config names (connecting in the background), or undefined without [cluster].
+ * `onRoundTrip` hears of each command sent to Redis.
+ */
+export function joinConfiguredCluster(
+  config: ForesightConfig,
+  logger: Logger,
+  onRoundTrip?: () => void,
+): Cluster | undefined {
   const resolved = resolveCluster(config);
   if (resolved === undefined) return undefined;
   return joinCluster({
@@ -12,7 +20,21 @@ export function joinConfiguredCluster(config: ForesightConfig, logger: Logger): 
     endpoint: redisEndpoint(resolved.redisUrl),
     keyPrefix: resolved.keyPrefix,
     logger,
+    ...(onRoundTrip === undefined ? {} : { onRoundTrip }),
   });
+}
+
+/** /readyz's condition for a cluster member: its Redis reachable (it serves from its own state meanwhile). */
+export function clusterReadiness(cluster: Cluster): ReadinessCheck {
+  return () =>
+    Promise.resolve(
+      cluster.reachable()
+        ? { ok: true, detail: `redis reachable at ${cluster.endpoint}` }
+        : {
+            ok: false,
+            detail: `redis unreachable at ${cluster.endpoint}; serving from this process's own state`,
+          },
+    );
 }
 
 export interface ClusterCheck {

@@ -21,10 +21,11 @@ import { createLogger, describeThrown, type Logger, type MountedPlugin } from '.
 import { type LearnedState, PlannerStateStore, plannerStateFile } from '../planner/index.js';
 import { checkExposure } from '../protocol/index.js';
 import { CliError } from './cli-error.js';
-import { checkCluster, joinConfiguredCluster } from './cluster.js';
+import { checkCluster, clusterReadiness, joinConfiguredCluster } from './cluster.js';
 import { DEFAULT_HEAP_RELEASE, type HeapReleaser, releaseHeapWhenQuiet } from './heap-release.js';
 import { connectInMemoryClient } from './in-memory-client.js';
 import { resolveLogLevel } from './log-level.js';
+import type { RoundTripCounter } from '../ops/index.js';
 import { progressLine } from './progress.js';
 import {
   STATS_PRINCIPALS,
@@ -200,13 +201,16 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
   };
   // The host's own default logger, made here so the cluster's connections log as the host does.
   const logger = createLogger({ level: config.server.logLevel, redact: redactSecrets });
-  const cluster = joinConfiguredCluster(config, logger);
+  // The host's metrics exist only once the host does; the cluster connects first, since the host takes its bus.
+  const counted: { roundTrips?: RoundTripCounter | undefined } = {};
+  const cluster = joinConfiguredCluster(config, logger, () => counted.roundTrips?.inc());
   const host = createHost({
     config,
     debug: options.debug,
     logger,
-    ...(cluster === undefined ? {} : { bus: cluster.bus }),
+    ...(cluster === undefined ? {} : { bus: cluster.bus, readiness: [clusterReadiness(cluster)] }),
   });
+  counted.roundTrips = host.metrics?.redisRoundTrips;
   logProcessWarnings(host.logger);
   const address =
     options.http !== undefined
@@ -227,17 +231,23 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     );
   let stopping = false;
   let heapRelease: HeapReleaser | undefined;
-  const shutdown = async (why: string) => {
+  const shutdown = async (why: string, drain = false) => {
     if (stopping) return;
     stopping = true;
     heapRelease?.stop();
     host.logger.info({ why }, 'shutting down');
+    // SIGTERM is how an orchestrator or balancer retires a process: calls already taken get to finish.
+    if (drain) {
+      const drainTimeoutS = config.server.ops.drainTimeoutS;
+      if (!(await host.drain(drainTimeoutS)))
+        host.logger.warn({ drainTimeoutS }, 'drain deadline passed: ending the calls still in flight');
+    }
     await host.close();
     await cluster?.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM', true));
 
   await host.start();
   // The ready line shows at any level but silent: tools and people wait for it (the HTTP one names the URL).

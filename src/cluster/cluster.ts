@@ -18,6 +18,8 @@ export interface ClusterOptions {
   logger: Logger;
   /** Per-command bound; default 250 ms. */
   commandTimeoutMs?: number;
+  /** Told of each command sent to Redis (the `foresight_redis_roundtrips_total` metric). Default none. */
+  onRoundTrip?: () => void;
 }
 
 export interface Cluster {
@@ -25,6 +27,8 @@ export interface Cluster {
   bus: ServerEventBus;
   /** Whether Redis is reachable now (both connections up). */
   reachable(): boolean;
+  /** Where Redis is (host and port, never the URL's credentials), for what is said about it. */
+  readonly endpoint: string;
   /** Closes the connections; idempotent. */
   close(): Promise<void>;
 }
@@ -49,6 +53,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
     subscriber: events,
     channel: `${options.keyPrefix}events`,
     logger,
+    ...(options.onRoundTrip === undefined ? {} : { onRoundTrip: options.onRoundTrip }),
   });
   commands.start();
   events.start();
@@ -57,6 +62,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
   return {
     bus,
     reachable: () => commands.ready && events.ready,
+    endpoint: options.endpoint,
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;

@@ -14,6 +14,8 @@ interface Envelope {
 export interface RedisEventBusOptions {
   /** Sends PUBLISH; commands are refused at once while it is down. */
   publisher: RedisConnection;
+  /** Told of each PUBLISH sent. Default none. */
+  onRoundTrip?: () => void;
   /** Holds the SUBSCRIBE (a subscribed connection can send nothing else). */
   subscriber: RedisConnection;
   /** The pub/sub channel, `<key_prefix>events`. */
@@ -83,7 +85,11 @@ export class RedisServerEventBus implements ServerEventBus {
     // Guarded whole: params that do not serialize, or a client that throws rather than rejects, cost the other
     // processes this event and never reach the publishing call.
     Promise.resolve()
-      .then(() => publisher.client.publish(channel, JSON.stringify(envelope)))
+      .then(() => {
+        const sent = publisher.client.publish(channel, JSON.stringify(envelope));
+        this.#options.onRoundTrip?.();
+        return sent;
+      })
       .catch(unshared);
   }
 

@@ -1,6 +1,13 @@
 // Public surface of the config area: load and validate foresight.toml, plugin option validation, secrets and redaction.
 export type { ForesightConfig, PluginEntry, PluginOrigin } from './types.js';
-export type { ServerConfig, HttpAddress, Transport, LegacyPosture, TaskSettings } from './schema-server.js';
+export type {
+  ServerConfig,
+  HttpAddress,
+  Transport,
+  LegacyPosture,
+  TaskSettings,
+  OpsSettings,
+} from './schema-server.js';
 export type { AuthConfig, AuthIntrospection, JwtAlgorithm, ToolScopeRule } from './schema-auth.js';
 export { DEFAULT_CLOCK_SKEW_S, DEFAULT_JWT_ALGORITHMS } from './schema-auth.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './schema-limits.js';
@@ -61,4 +68,5 @@ export {
   DEFAULT_TASK_POLL_INTERVAL_MS,
   DEFAULT_MAX_TASKS,
   LOG_LEVELS,
+  DEFAULT_OPS,
 } from './schema-server.js';

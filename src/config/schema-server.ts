@@ -30,6 +30,11 @@ export const DEFAULT_TASK_TTL_MS = 3_600_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_MAX_TASKS = 1_000;
 
+/** How long a SIGTERM waits for calls in flight before the process exits anyway. */
+export const DEFAULT_DRAIN_TIMEOUT_S = 10;
+/** A drain longer than this would outlive any orchestrator's kill grace period (Kubernetes: 30 s by default). */
+export const MAX_DRAIN_TIMEOUT_S = 3_600;
+
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3000;
 
@@ -92,6 +97,9 @@ export const ServerConfigSchema = closedTable({
   task_ttl_ms: durationMs({ min: 1_000, max: 86_400_000 }).default(DEFAULT_TASK_TTL_MS),
   task_poll_interval_ms: durationMs({ min: 100, max: 60_000 }).default(DEFAULT_TASK_POLL_INTERVAL_MS),
   max_tasks: intBetween(1, 100_000).default(DEFAULT_MAX_TASKS),
+  metrics: booleanValue().default(true),
+  metrics_public: booleanValue().default(false),
+  drain_timeout_s: durationS({ max: MAX_DRAIN_TIMEOUT_S }).default(DEFAULT_DRAIN_TIMEOUT_S),
   limits: LimitsSchema.prefault({}),
 }).transform((raw): ServerConfig => ({
   transport: raw.transport,
@@ -110,6 +118,7 @@ export const ServerConfigSchema = closedTable({
     pollIntervalMs: raw.task_poll_interval_ms,
     maxTasks: raw.max_tasks,
   },
+  ops: { metrics: raw.metrics, metricsPublic: raw.metrics_public, drainTimeoutS: raw.drain_timeout_s },
   limits: raw.limits,
 }));
 
@@ -142,9 +151,29 @@ export interface ServerConfig {
   requestStateTtlS: number;
   /** Tasks for 2026-07-28 clients that declare the io.modelcontextprotocol/tasks extension. */
   tasks: TaskSettings;
+  /** Operations: `/metrics`, and the drain on SIGTERM. */
+  ops: OpsSettings;
   /** [server.limits]: caps on sessions, streams, calls in flight and request size. */
   limits: ServerLimits;
 }
+
+export interface OpsSettings {
+  /** `metrics`: Prometheus metrics at GET /metrics on the HTTP server; default true. */
+  metrics: boolean;
+  /**
+   * `metrics_public`: /metrics without the token (and Host check) /mcp needs, for a scraper that holds none;
+   * default false: /metrics asks for what /mcp asks for.
+   */
+  metricsPublic: boolean;
+  /** `drain_timeout_s`: how long SIGTERM lets calls in flight finish before the process exits; default 10 s. */
+  drainTimeoutS: number;
+}
+
+export const DEFAULT_OPS: OpsSettings = {
+  metrics: true,
+  metricsPublic: false,
+  drainTimeoutS: DEFAULT_DRAIN_TIMEOUT_S,
+};
 
 export interface TaskSettings {
   /**

@@ -18,6 +18,15 @@ import type { Logger, McpTool } from '../host/index.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { nestsDeeperThan } from './json-depth.js';
+import {
+  HEALTH_PATH,
+  METRICS_PATH,
+  type OpsEndpoints,
+  READY_PATH,
+  serveHealth,
+  serveMetrics,
+  serveReady,
+} from './ops-endpoints.js';
 import { localUrlHost } from './listen-address.js';
 import { type ListenStreamCap, type ListenSubscriptions, listenedResources } from './listen.js';
 import { type HeaderParam, headerParams, paramHeaderMismatch } from './param-headers.js';
@@ -69,6 +78,8 @@ export interface HttpServeOptions extends Omit<HttpGuardOptions, 'port'> {
   onScopeRefused?(refusal: ScopeRefusal): void;
   /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its 2026-07-28 calls. */
   toolSchema?(name: string): McpTool['inputSchema'] | undefined;
+  /** /healthz, /readyz and /metrics; default none (404, like any other path). */
+  ops?: OpsEndpoints;
 }
 
 export interface HttpServing {
@@ -76,6 +87,11 @@ export interface HttpServing {
   port: number;
   /** Open legacy sessions. */
   sessionCount(): number;
+  /**
+   * Stops taking requests (each new one is a 503 with Retry-After, /readyz a 503) and resolves once every request
+   * already taken has been answered. Listen streams and 2025 GET streams do not hold it: close() ends them.
+   */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -243,6 +259,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   /** Set once the port is known: the metadata's URL names it. */
   let resourceServer: ResourceServer | undefined = undefined;
 
+  // The drain: requests answered in full (not listen streams, which end only at close) are counted while open.
+  let draining = false;
+  let answering = 0;
+  let drained: (() => void) | undefined;
+  /** Set by the first drain(): a second one waits for the same requests. */
+  let drainDone: Promise<void> | undefined;
+  const answered = () => {
+    answering--;
+    if (draining && answering === 0) drained?.();
+  };
+
   const modern = createMcpHandler(
     ({ era, authInfo }) =>
       options.createServer({
@@ -381,6 +408,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           listen.id,
         );
       const key = `http:${randomUUID()}`;
+      // It ends only at close: the drain does not wait for it.
+      answered();
+      res.removeListener('close', answered);
       options.listen.opened(key, listen.uris);
       res.once('close', () => {
         options.listen.closed(key);
@@ -390,17 +420,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     await serveModern(req, res, body);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (resourceServer?.metadataPaths.has(url.pathname)) return serveMetadata(req, res, resourceServer);
-    if (url.pathname !== path) return sendJsonRpcError(res, 404, -32601, `not found: use ${path}`);
+  /** The Host/Origin guard and the token, as /mcp asks them: who is calling, or undefined once refused. */
+  const admit = async (req: IncomingMessage, res: ServerResponse) => {
     const verdict = guard(req.headers);
     if (!verdict.ok) {
       if (verdict.status === 401) res.setHeader('www-authenticate', 'Bearer');
       return sendJsonRpcError(res, verdict.status, -32600, verdict.message);
     }
-    let principal: string;
-    let auth: AuthInfo;
     if (resourceServer) {
       const verified = await resourceServer.authenticate(header(req, 'authorization'));
       if (!verified.ok) {
@@ -409,12 +435,51 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           options.logger.warn({ why: verified.message }, 'http: access token not checked');
         return sendJsonRpcError(res, verified.status, -32600, verified.message);
       }
-      principal = verified.principal;
-      auth = authInfoOf(principal, verified.scopes, options.scopeGuard, catalogGuard);
-    } else {
-      principal = principalOf(req, tokenFingerprint);
-      auth = authInfoOf(principal);
+      const principal = verified.principal;
+      return { principal, auth: authInfoOf(principal, verified.scopes, options.scopeGuard, catalogGuard) };
     }
+    const principal = principalOf(req, tokenFingerprint);
+    return { principal, auth: authInfoOf(principal) };
+  };
+
+  /**
+   * The operations endpoints: probes answer anyone with any Host (a balancer's health check sends its own, and
+   * they carry nothing worth rebinding for); /metrics asks what /mcp asks unless it is public.
+   */
+  const serveOps = async (req: IncomingMessage, res: ServerResponse, pathname: string, ops: OpsEndpoints) => {
+    if (pathname === HEALTH_PATH) return serveHealth(req, res);
+    if (pathname === READY_PATH) return serveReady(req, res, ops, RETRY_AFTER_S);
+    const metrics = ops.metrics!;
+    if (!metrics.public && (await admit(req, res)) === undefined) return;
+    return serveMetrics(req, res, metrics);
+  };
+  const isOps = (pathname: string, ops: OpsEndpoints | undefined): ops is OpsEndpoints =>
+    ops !== undefined &&
+    (pathname === HEALTH_PATH ||
+      pathname === READY_PATH ||
+      (pathname === METRICS_PATH && ops.metrics !== undefined));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (resourceServer?.metadataPaths.has(url.pathname)) return serveMetadata(req, res, resourceServer);
+    if (url.pathname !== path && isOps(url.pathname, options.ops))
+      return serveOps(req, res, url.pathname, options.ops);
+    if (url.pathname !== path) return sendJsonRpcError(res, 404, -32601, `not found: use ${path}`);
+    // A draining process takes nothing new: the balancer (told by /readyz) sends the client elsewhere.
+    if (draining)
+      return sendJsonRpcError(
+        res,
+        503,
+        -32000,
+        'server shutting down: send the request again (another process may take it)',
+      );
+    if (req.method === 'POST') {
+      answering++;
+      res.once('close', answered);
+    }
+    const admitted = await admit(req, res);
+    if (admitted === undefined) return;
+    const { principal, auth } = admitted;
     (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
     const sessionId = header(req, 'mcp-session-id');
     const known = sessionId === undefined ? undefined : sessions.get(sessionId);
@@ -533,6 +598,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     url,
     port,
     sessionCount: () => sessions.size,
+    drain: () => {
+      draining = true;
+      drainDone ??= answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+      return drainDone;
+    },
     close: async () => {
       clearInterval(sweeper);
       // Listen streams get their graceful end (the empty listen result) before the connections go.

@@ -32,6 +32,7 @@ export { RequestAdmission, AdmissionRefused, type AdmissionLimits } from './admi
 export { CallRateLimiter, CallRateExceeded, type CallRateOptions } from './call-rate.js';
 export { serveStdio, type StdioServeOptions, type StdioServing } from './stdio.js';
 export { serveHttp, type HttpServeOptions, type HttpServing } from './http.js';
+export type { OpsEndpoints } from './ops-endpoints.js';
 export { type OAuthResourceOptions, bearerChallenge } from './resource-server.js';
 export type { CatalogScopeGuard, ScopeGuard } from './request-auth.js';
 export type { ScopeRefusal } from './scope-challenge.js';

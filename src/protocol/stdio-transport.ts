@@ -255,6 +255,18 @@ export class LineStdioTransport implements Transport {
     this.closeWhenAnswered();
   }
 
+  /**
+   * The drain: reads no more input (what was read but set aside is dropped unanswered, as input never sent), and
+   * closes once every request already read is answered, as when stdin ends.
+   */
+  stopReading(): void {
+    if (this.isClosed) return;
+    this.input.off('data', this.onData);
+    this.input.pause();
+    this.backlog = undefined;
+    this.onEnd();
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;

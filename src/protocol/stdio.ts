@@ -37,6 +37,8 @@ const BEFORE_OPENING = new Set(['ping', 'initialize', 'server/discover']);
 export interface StdioServing {
   /** Resolves when the client closes stdin or the transport closes. */
   closed: Promise<void>;
+  /** Reads no more requests; resolves (as `closed`) once every request already read is answered. */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,5 +128,12 @@ export function serveStdio(options: StdioServeOptions): StdioServing {
     }
     listening.clear();
   });
-  return { closed, close: () => handle.close() };
+  return {
+    closed,
+    drain: () => {
+      transport.stopReading();
+      return closed;
+    },
+    close: () => handle.close(),
+  };
 }
