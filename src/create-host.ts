@@ -207,17 +207,21 @@ function resourceOptions({ toolScopes, ...oauth }: OAuthOptions): OAuthResourceO
   return { ...oauth, scopesSupported: scopesNamed(toolScopes) };
 }
 
-/** The audit log and the metrics, each told of every call that ends; undefined when neither is on. */
+/**
+ * The audit log and the metrics, each told of every call that ends; undefined when neither is on. The metrics hear
+ * only once they count (an HTTP listener serves them), and `observing()` says whether anyone listens now.
+ */
 function callObserver(
   audit: AuditLog | undefined,
   metrics: HostMetrics | undefined,
-): CallObserver | undefined {
+): (CallObserver & { observing(): boolean }) | undefined {
   if (!audit && !metrics) return undefined;
   return {
     write(record: AuditRecord) {
       audit?.write(record);
-      metrics?.observeCall(record);
+      if (metrics?.counting) metrics.observeCall(record);
     },
+    observing: () => audit !== undefined || metrics?.counting === true,
   };
 }
 
@@ -342,7 +346,11 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;
   const openTools = observer
-    ? (stream: StreamOrigin) => auditedTools(planner.openSession(stream), stream, observer, pluginOf)
+    ? (stream: StreamOrigin) =>
+        // A stdio server without an audit log observes nothing: its calls skip the wrapper altogether.
+        observer.observing()
+          ? auditedTools(planner.openSession(stream), stream, observer, pluginOf)
+          : planner.openSession(stream)
     : (stream: StreamOrigin) => planner.openSession(stream);
   let learning: PlannerLearning | undefined;
   const statsResource: BuiltinResource = {

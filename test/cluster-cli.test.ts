@@ -30,6 +30,7 @@ const ENV = { FORESIGHT_REDIS_URL: REDIS_URL, FORESIGHT_RS_KEY: 'k'.repeat(48) }
 const CONFIG = [
   '[server]',
   'request_state_key_env = "FORESIGHT_RS_KEY"',
+  'metrics = true',
   '',
   '[cluster]',
   'redis_url_env = "FORESIGHT_REDIS_URL"',

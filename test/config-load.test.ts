@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       legacyClients: 'serve',
       requestStateTtlS: 300,
       tasks: { afterMs: 1_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, maxTasks: 1_000 },
-      ops: { metrics: true, metricsPublic: false, drainTimeoutS: 10 },
+      ops: { metrics: false, metricsPublic: false, drainTimeoutS: 10 },
       limits: DEFAULT_LIMITS,
     });
     expect(config.plugins).toHaveLength(1);

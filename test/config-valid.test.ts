@@ -88,7 +88,7 @@ describe('parseConfig with a full valid file', () => {
       legacyClients: 'serve',
       requestStateTtlS: 300,
       tasks: { afterMs: 1_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, maxTasks: 1_000 },
-      ops: { metrics: true, metricsPublic: false, drainTimeoutS: 10 },
+      ops: { metrics: false, metricsPublic: false, drainTimeoutS: 10 },
       limits: { ...DEFAULT_LIMITS, maxSessions: 200, maxInFlightPerClient: 4 },
     });
   });

@@ -30,7 +30,7 @@ async function workspaceWith(drainTimeoutS: number): Promise<string> {
   const dir = await makeWorkspace({});
   await writeFile(
     path.join(dir, 'foresight.toml'),
-    `[server]\ndrain_timeout_s = ${drainTimeoutS}\n\n[plugins.slow]\nmodule = "${SLOW_PLUGIN}"\n`,
+    `[server]\nmetrics = true\ndrain_timeout_s = ${drainTimeoutS}\n\n[plugins.slow]\nmodule = "${SLOW_PLUGIN}"\n`,
   );
   return dir;
 }

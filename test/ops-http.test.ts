@@ -83,6 +83,7 @@ beforeAll(async () => {
     logger: createMemoryLogger(),
     plugins: [probe],
     planner: { enabled: false },
+    ops: { metrics: true },
     readiness: [async () => ({ ok: checkOk, detail: checkOk ? 'redis reachable' : 'redis unreachable' })],
   });
   hosts.push(host);
@@ -268,6 +269,7 @@ describe('/metrics', () => {
       );
       const ahead = createHost({
         config,
+        ops: { metrics: true },
         logger: createMemoryLogger(),
         planner: { enabled: true, learning: false, probabilityFloor: 0.2, maxWastePerHit: Infinity },
       });
@@ -301,7 +303,7 @@ describe('/metrics', () => {
       logger: createMemoryLogger(),
       plugins: [probe],
       planner: { enabled: false },
-      ops: { metricsPublic: true },
+      ops: { metrics: true, metricsPublic: true },
     });
     hosts.push(open);
     const served = await open.serveHttp({ port: 0, authToken: TOKEN });
@@ -327,7 +329,12 @@ describe('/metrics', () => {
 
   it('under [auth] asks for a valid access token, with the challenge', async () => {
     const rig = await startOAuthRig({
-      host: { logger: createMemoryLogger(), plugins: [probe], planner: { enabled: false } },
+      host: {
+        logger: createMemoryLogger(),
+        plugins: [probe],
+        planner: { enabled: false },
+        ops: { metrics: true },
+      },
       oauth: {
         toolScopes: [{ glob: 'probe__fails', read: 'probe:admin', write: 'probe:admin', line: 0 }],
       },
@@ -372,7 +379,8 @@ describe('the [server] ops keys', () => {
       '/test/foresight.toml',
       process.cwd(),
     );
-    expect(config.server.ops).toEqual({ metrics: true, metricsPublic: true, drainTimeoutS: 30 });
+    // Metrics are asked for: counting each call has a cost (docs/benchmarks.md).
+    expect(config.server.ops).toEqual({ metrics: false, metricsPublic: true, drainTimeoutS: 30 });
     let error: unknown;
     try {
       parseConfig('[server]\ndrain_timeout_s = -1\n', '/test/foresight.toml', process.cwd());

@@ -1,5 +1,7 @@
 // What the CLI does with [cluster]: `serve` joins it, `check` probes its Redis and says so in one line.
-import { type Cluster, joinCluster, probeRedis } from '../cluster/index.js';
+// The Redis client is loaded only under [cluster]: a process without one never pays for its modules (about 200 ms
+// of start-up CPU and the heap they keep).
+import type { Cluster } from '../cluster/index.js';
 import { type ForesightConfig, redisEndpoint, resolveCluster } from '../config/index.js';
 import type { Logger } from '../host/index.js';
 import type { ReadinessCheck } from '../ops/index.js';
@@ -8,13 +10,14 @@ import type { ReadinessCheck } from '../ops/index.js';
  * Joins the cluster the config names (connecting in the background), or undefined without [cluster].
  * `onRoundTrip` hears of each command sent to Redis.
  */
-export function joinConfiguredCluster(
+export async function joinConfiguredCluster(
   config: ForesightConfig,
   logger: Logger,
   onRoundTrip?: () => void,
-): Cluster | undefined {
+): Promise<Cluster | undefined> {
   const resolved = resolveCluster(config);
   if (resolved === undefined) return undefined;
+  const { joinCluster } = await import('../cluster/index.js');
   return joinCluster({
     redisUrl: resolved.redisUrl,
     endpoint: redisEndpoint(resolved.redisUrl),
@@ -48,6 +51,7 @@ export async function checkCluster(config: ForesightConfig): Promise<ClusterChec
   const resolved = resolveCluster(config);
   if (resolved === undefined) return undefined;
   const prefix = JSON.stringify(resolved.keyPrefix);
+  const { probeRedis } = await import('../cluster/index.js');
   const probe = await probeRedis(resolved.redisUrl);
   return probe.ok
     ? { ok: true, line: `ok  cluster: redis reachable (prefix ${prefix}, ${probe.ms} ms)` }

@@ -203,7 +203,7 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
   const logger = createLogger({ level: config.server.logLevel, redact: redactSecrets });
   // The host's metrics exist only once the host does; the cluster connects first, since the host takes its bus.
   const counted: { roundTrips?: RoundTripCounter | undefined } = {};
-  const cluster = joinConfiguredCluster(config, logger, () => counted.roundTrips?.inc());
+  const cluster = await joinConfiguredCluster(config, logger, () => counted.roundTrips?.inc());
   const host = createHost({
     config,
     debug: options.debug,

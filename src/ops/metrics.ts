@@ -29,10 +29,13 @@ export interface HostMetrics {
   /** Counts one call as the audit log describes it (the principal and request id are never read). */
   observeCall(call: AuditRecord): void;
   /**
-   * Adds the default process metrics (CPU, memory, event-loop lag, GC); idempotent. Called when an HTTP listener
-   * starts, so a stdio server or a one-shot command installs no GC observer it would never report.
+   * Starts counting: calls (the host observes them from now on) and the default process metrics (CPU, memory,
+   * event-loop lag, GC); idempotent. Called when an HTTP listener starts, the only place /metrics is served, so a
+   * stdio server or a one-shot command pays for no observation it could never report.
    */
   collectProcessMetrics(): void;
+  /** Whether `collectProcessMetrics` has been called: until then calls are not worth observing. */
+  readonly counting: boolean;
   /** The exposition text and its content type. */
   scrape(): Promise<{ contentType: string; text: string }>;
 }
@@ -147,19 +150,34 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
     sources.listenStreamsOpen,
   );
 
+  // Each call finds its series by one string key: prom-client would hash the label object on every call, which
+  // cost HTTP calls about 5% more CPU with metrics on. The catalog bounds the keys, as it bounds the labels.
+  const callSeries = new Map<string, { inc(): void }>();
+  const latencySeries = new Map<string, { observe(seconds: number): void }>();
+
   return {
     registry,
     redisRoundTrips,
     observeCall(call) {
       const plugin = call.plugin ?? UNLISTED;
       const tool = call.plugin === undefined ? UNLISTED : call.tool;
-      calls.inc({
-        tool,
-        plugin,
-        outcome: call.outcome,
-        speculative: call.speculative === false ? 'none' : call.speculative,
-      });
-      if (call.speculative !== 'prefetch') latency.observe({ tool, plugin }, call.latency_ms / 1000);
+      const speculative = call.speculative === false ? 'none' : call.speculative;
+      const where = `${tool}\u0000${plugin}`;
+      const callKey = `${where}\u0000${call.outcome}\u0000${speculative}`;
+      let counted = callSeries.get(callKey);
+      if (counted === undefined) {
+        counted = calls.labels({ tool, plugin, outcome: call.outcome, speculative });
+        callSeries.set(callKey, counted);
+      }
+      counted.inc();
+      if (call.speculative !== 'prefetch') {
+        let timed = latencySeries.get(where);
+        if (timed === undefined) {
+          timed = latency.labels({ tool, plugin });
+          latencySeries.set(where, timed);
+        }
+        timed.observe(call.latency_ms / 1000);
+      }
       if (call.outcome !== 'ok')
         errors.inc({
           tool,
@@ -167,6 +185,9 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
           kind: call.error?.kind ?? 'none',
           code: call.error?.code ?? 'none',
         });
+    },
+    get counting() {
+      return processMetrics;
     },
     collectProcessMetrics() {
       if (processMetrics) return;
