@@ -2,7 +2,6 @@
 // without the read scope of the glob covering all the plugin's tools is listed none of them, and its reads, prompt
 // gets, completions, subscriptions and listen streams are the 403 insufficient_scope step-up (2025 sessions and
 // 2026-07-28 requests); a step-up token then succeeds; Foresight's own resources stay open; stdio is not affected.
-import { PassThrough } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightConfig, parseConfig } from '../src/config/index.js';
@@ -13,6 +12,7 @@ import { createCatalogScopeGuard, pluginReadScopes } from '../src/tool-scopes.js
 import { createMemoryLogger } from './support/in-memory.js';
 import { modernPost } from './support/modern-wire.js';
 import { INITIALIZE, METADATA_URL, type OAuthRig, startOAuthRig } from './support/oauth-rig.js';
+import { exchangeOverStdio } from './support/stdio-exchange.js';
 import { recordsPlugin } from './support/records-plugin.js';
 
 const FILE = '/test/foresight.toml';
@@ -301,41 +301,12 @@ describe('[auth.scopes] over HTTP: a plugin’s resources and prompts', () => {
   });
 
   it('over stdio the same host lists and serves them: no token, no guard', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    type Answer = { id?: number; result?: { resources?: { uri: string }[]; contents?: unknown[] } };
-    const answers = new Map<number, Answer>();
-    let buffered = '';
-    output.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const message = JSON.parse(buffered.slice(0, newline)) as Answer;
-        buffered = buffered.slice(newline + 1);
-        if (typeof message.id === 'number') answers.set(message.id, message);
-      }
-    });
-    const serving = await rig.host.serveStdio({ input, output });
-    const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
-    input.write(
-      line({
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'stdio', version: '1' },
-        },
-      }) +
-        line({ method: 'notifications/initialized' }) +
-        line({ id: 2, method: 'resources/list', params: {} }) +
-        line({ id: 3, method: 'resources/read', params: { uri: README } }),
-    );
-    await expect.poll(() => answers.has(2) && answers.has(3)).toBe(true);
+    const answers = await exchangeOverStdio(rig.host, [
+      { method: 'resources/list', params: {} },
+      { method: 'resources/read', params: { uri: README } },
+    ]);
     expect(answers.get(2)?.result?.resources?.map((r) => r.uri)).toContain(README);
     expect(answers.get(3)?.result?.contents).toHaveLength(1);
-    input.end();
-    await serving.closed;
   });
 });
 

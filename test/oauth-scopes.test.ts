@@ -5,13 +5,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightConfig, parseConfig } from '../src/config/index.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { modernPost } from './support/modern-wire.js';
 import { INITIALIZE, METADATA_URL, type OAuthRig, startOAuthRig } from './support/oauth-rig.js';
+import { exchangeOverStdio } from './support/stdio-exchange.js';
 import { model } from './support/planner-fixtures.js';
 import { type RecordsPlugin, recordsPlugin } from './support/records-plugin.js';
 import { createScopeGuard, scopesNamed } from '../src/tool-scopes.js';
@@ -192,37 +192,10 @@ describe('[auth.scopes] over HTTP: hidden tools and the 403 step-up', () => {
   });
 
   it('over stdio the same host serves every tool: no token, no guard', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    type Answer = { id?: number; result?: { tools?: { name: string }[]; isError?: boolean } };
-    const answers = new Map<number, Answer>();
-    let buffered = '';
-    output.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const message = JSON.parse(buffered.slice(0, newline)) as Answer;
-        buffered = buffered.slice(newline + 1);
-        if (typeof message.id === 'number') answers.set(message.id, message);
-      }
-    });
-    const serving = await rig.host.serveStdio({ input, output });
-    const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
-    input.write(
-      line({
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'stdio', version: '1' },
-        },
-      }) +
-        line({ method: 'notifications/initialized' }) +
-        line({ id: 2, method: 'tools/list', params: {} }) +
-        line({ id: 3, method: 'tools/call', params: { ...PUT, arguments: { key: 'r2', value: 'local' } } }),
-    );
-    await expect.poll(() => answers.has(2) && answers.has(3)).toBe(true);
+    const answers = await exchangeOverStdio(rig.host, [
+      { method: 'tools/list', params: {} },
+      { method: 'tools/call', params: { ...PUT, arguments: { key: 'r2', value: 'local' } } },
+    ]);
     expect(
       answers
         .get(2)
@@ -231,8 +204,6 @@ describe('[auth.scopes] over HTTP: hidden tools and the 403 step-up', () => {
     ).toEqual(['rec__get', 'rec__list', 'rec__put', 'rec__touch']);
     expect(answers.get(3)?.result?.isError).not.toBe(true);
     expect(rec.records.get('r2')).toBe('local');
-    input.end();
-    await serving.closed;
   });
 
   it('the audit log has a line per refused call, by subject and tool; no log or audit line holds a token', async () => {
