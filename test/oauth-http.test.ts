@@ -7,11 +7,10 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
-import { definePlugin } from '../src/host/contract.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type IssuerKey, type LocalIssuer, unsignedToken } from './support/local-issuer.js';
-import { AUDIENCE, METADATA_URL, type OAuthRig, startOAuthRig } from './support/oauth-rig.js';
+import { AUDIENCE, METADATA_URL, type OAuthRig, startOAuthRig, whoami } from './support/oauth-rig.js';
 
 let rig: OAuthRig;
 let issuer: LocalIssuer;
@@ -23,16 +22,6 @@ const logger = createMemoryLogger();
 let tokens: string[];
 
 const now = () => Math.floor(Date.now() / 1000);
-
-/** A plugin that answers with the principal its RequestContext names. */
-const whoami = definePlugin({
-  id: 'whoami',
-  version: '1.0.0',
-  build: () => ({
-    tools: () => [{ name: 'principal', inputSchema: { type: 'object' } }],
-    callTool: async (_name, _args, ctx) => ({ content: [{ type: 'text', text: String(ctx.principal) }] }),
-  }),
-});
 
 const principalOf = async (client: Client) =>
   textOf(await client.callTool({ name: 'whoami__principal', arguments: {} }));

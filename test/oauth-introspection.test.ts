@@ -5,13 +5,12 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig, redactSecrets } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
-import { definePlugin } from '../src/host/contract.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { type OAuthResourceOptions, createResourceServer } from '../src/protocol/resource-server.js';
 import { createIntrospectionVerifier, looksLikeJwt } from '../src/protocol/token-introspection.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
-import { connectWithToken } from './support/oauth-rig.js';
+import { connectWithToken, whoami } from './support/oauth-rig.js';
 
 const AUDIENCE = 'https://foresight.test/mcp';
 const LISTENER = 'http://127.0.0.1:3000/mcp';
@@ -22,15 +21,6 @@ let http: HttpServing;
 const logger = createMemoryLogger();
 const clients: Client[] = [];
 const now = () => Math.floor(Date.now() / 1000);
-
-const whoami = definePlugin({
-  id: 'whoami',
-  version: '1.0.0',
-  build: () => ({
-    tools: () => [{ name: 'principal', inputSchema: { type: 'object' } }],
-    callTool: async (_name, _args, ctx) => ({ content: [{ type: 'text', text: String(ctx.principal) }] }),
-  }),
-});
 
 function oauthOptions(more: Partial<OAuthResourceOptions['introspection']> = {}): OAuthResourceOptions {
   return {

@@ -15,11 +15,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
-import { definePlugin } from '../src/host/contract.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { freePort } from './support/everything-http.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';
 import { type LocalIssuer, startLocalIssuer } from './support/local-issuer.js';
+import { whoami } from './support/oauth-rig.js';
 import { MODERN_VERSION } from './support/modern-wire.js';
 
 const REDIRECT_URL = 'http://127.0.0.1:1/oauth/callback';
@@ -29,15 +29,6 @@ let host: ForesightHost;
 let http: HttpServing;
 const logger = createMemoryLogger();
 const clients: Client[] = [];
-
-const whoami = definePlugin({
-  id: 'whoami',
-  version: '1.0.0',
-  build: () => ({
-    tools: () => [{ name: 'principal', inputSchema: { type: 'object' } }],
-    callTool: async (_name, _args, ctx) => ({ content: [{ type: 'text', text: String(ctx.principal) }] }),
-  }),
-});
 
 /**
  * An interactive client's provider kept in memory. Its "user agent" follows the authorization URL without

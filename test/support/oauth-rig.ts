@@ -7,6 +7,7 @@ import {
   type OAuthOptions,
   createHost,
 } from '../../src/create-host.js';
+import { definePlugin } from '../../src/host/contract.js';
 import type { HttpServing } from '../../src/protocol/index.js';
 import { type IssuerKey, type LocalIssuer, startLocalIssuer } from './local-issuer.js';
 import { MODERN_VERSION } from './modern-wire.js';
@@ -22,6 +23,16 @@ export const INITIALIZE = JSON.stringify({
     capabilities: {},
     clientInfo: { name: 'oauth-e2e', version: '1' },
   },
+});
+
+/** A plugin that answers with the principal its RequestContext names. */
+export const whoami = definePlugin({
+  id: 'whoami',
+  version: '1.0.0',
+  build: () => ({
+    tools: () => [{ name: 'principal', inputSchema: { type: 'object' } }],
+    callTool: async (_name, _args, ctx) => ({ content: [{ type: 'text', text: String(ctx.principal) }] }),
+  }),
 });
 
 /** A client whose bearer token the test can swap: each request sends the current one. */
