@@ -47,7 +47,13 @@ import {
 import { createFormatEnricher } from './format/index.js';
 import { type HostMetrics, type ReadinessCheck, createHostOps } from './ops/index.js';
 import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
-import { PLANNER_STATS_URI, Planner, type PlannerLearning, attachLearning } from './planner/index.js';
+import {
+  PLANNER_STATS_URI,
+  Planner,
+  type PlannerLearning,
+  type SharedSpeculation,
+  attachLearning,
+} from './planner/index.js';
 import { BUILTIN_KINDS, BUILTIN_PLUGINS } from './plugins/index.js';
 import {
   AgentStreams,
@@ -132,6 +138,17 @@ export interface CreateHostOptions {
    * a secret (configured secrets are redacted from it anyway). Default none.
    */
   readiness?: readonly ReadinessCheck[];
+  /**
+   * What this process shares with the other processes of a cluster (`joinCluster(...).shared`). Default nothing:
+   * a single process keeps everything in memory.
+   */
+  shared?: SharedServices;
+}
+
+/** The parts of a cluster member's state kept in common with the other members; each absent part stays local. */
+export interface SharedServices {
+  /** Results run ahead, in-flight claims and invalidations (the planner's cache across processes). */
+  speculation?: SharedSpeculation;
 }
 
 export interface HttpOptions {
@@ -342,6 +359,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     overrides: options.config?.tools,
     logger,
     ...(observer ? { onSpeculativeCall: (call) => observer.write(prefetchRecord(call)) } : {}),
+    ...(options.shared?.speculation ? { shared: options.shared.speculation } : {}),
   });
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;

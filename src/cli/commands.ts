@@ -208,7 +208,9 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     config,
     debug: options.debug,
     logger,
-    ...(cluster === undefined ? {} : { bus: cluster.bus, readiness: [clusterReadiness(cluster)] }),
+    ...(cluster === undefined
+      ? {}
+      : { bus: cluster.bus, shared: cluster.shared, readiness: [clusterReadiness(cluster)] }),
   });
   counted.roundTrips = host.metrics?.redisRoundTrips;
   logProcessWarnings(host.logger);

@@ -1,9 +1,11 @@
 // A process's membership of a cluster: its Redis connections and what they share (so far the change events).
 import type { ServerEventBus } from '@modelcontextprotocol/server';
+import type { SharedServices } from '../create-host.js';
 import type { Logger } from '../host/index.js';
 import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
+import { SharedRedis } from './shared-redis.js';
 
 /** How long Redis may take to confirm a SUBSCRIBE. */
 const SUBSCRIBE_TIMEOUT_MS = 5_000;
@@ -25,6 +27,8 @@ export interface ClusterOptions {
 export interface Cluster {
   /** Change events for the listen streams of every process: give it to `createHost({ bus })`. */
   bus: ServerEventBus;
+  /** What this process shares beyond change events: give it to `createHost({ shared })`. */
+  shared: SharedServices;
   /** Whether Redis is reachable now (both connections up). */
   reachable(): boolean;
   /** Where Redis is (host and port, never the URL's credentials), for what is said about it. */
@@ -48,19 +52,22 @@ export function joinCluster(options: ClusterOptions): Cluster {
   const commands = new RedisConnection({ ...common, name: 'commands' });
   // The subscriber sends only SUBSCRIBE, off any call's path: it may wait longer for Redis to confirm it.
   const events = new RedisConnection({ ...common, name: 'events', commandTimeoutMs: SUBSCRIBE_TIMEOUT_MS });
-  const bus = new RedisServerEventBus({
-    publisher: commands,
+  const redis = new SharedRedis({
+    commands,
     subscriber: events,
-    channel: `${options.keyPrefix}events`,
+    keyPrefix: options.keyPrefix,
     logger,
     ...(options.onRoundTrip === undefined ? {} : { onRoundTrip: options.onRoundTrip }),
   });
+  const bus = new RedisServerEventBus(redis);
   commands.start();
   events.start();
   bus.start();
   let closed = false;
+  const shared: SharedServices = {};
   return {
     bus,
+    shared,
     reachable: () => commands.ready && events.ready,
     endpoint: options.endpoint,
     close: () => {

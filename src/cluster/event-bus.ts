@@ -2,8 +2,7 @@
 // stream on this process never waits on, or misses an event because of, Redis.
 import { randomUUID } from 'node:crypto';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
-import type { Logger } from '../host/index.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { SharedRedis } from './shared-redis.js';
 
 /** One event on the channel: who published it, so its publisher can skip its own (already delivered locally). */
 interface Envelope {
@@ -11,86 +10,58 @@ interface Envelope {
   event: ServerEvent;
 }
 
-export interface RedisEventBusOptions {
-  /** Sends PUBLISH; commands are refused at once while it is down. */
-  publisher: RedisConnection;
-  /** Told of each PUBLISH sent. Default none. */
-  onRoundTrip?: () => void;
-  /** Holds the SUBSCRIBE (a subscribed connection can send nothing else). */
-  subscriber: RedisConnection;
-  /** The pub/sub channel, `<key_prefix>events`. */
-  channel: string;
-  logger: Logger;
-}
+/** The channel under the key prefix: `<key_prefix>events`. */
+export const EVENTS_CHANNEL = 'events';
 
 /**
  * A `ServerEventBus` over Redis pub/sub. `publish` delivers to this process's listeners at once, then sends the event
  * to the channel when Redis is reachable; events from the channel reach the local listeners unless this process sent
  * them. With Redis down, events still reach this process's streams (those of the others miss them, as with N
- * separate processes) and nothing throws; node-redis subscribes again when the connection returns.
+ * separate processes) and nothing throws; the subscription is renewed when the connection returns.
  */
 export class RedisServerEventBus implements ServerEventBus {
   readonly #local: InMemoryServerEventBus;
   readonly #origin = randomUUID();
-  readonly #options: RedisEventBusOptions;
-
-  constructor(options: RedisEventBusOptions) {
-    this.#options = options;
-    this.#local = new InMemoryServerEventBus((error) =>
-      options.logger.warn({ err: error.message }, 'event bus listener failed'),
-    );
-  }
-
-  readonly #onMessage = (message: string) => this.#received(message);
   #started = false;
   #shared = false;
 
-  /**
-   * Subscribes to the channel now if the subscriber is connected, and again each time it connects: SUBSCRIBE is
-   * refused while Redis is down, and sending it again on a live subscription is harmless (the same listener is
-   * kept once).
-   */
+  constructor(private readonly redis: SharedRedis) {
+    this.#local = new InMemoryServerEventBus((error) =>
+      redis.logger.warn({ err: error.message }, 'event bus listener failed'),
+    );
+  }
+
+  /** Subscribes to the channel, now and after each reconnect. */
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    const { subscriber } = this.#options;
-    subscriber.client.on('ready', () => this.#subscribe());
-    if (subscriber.ready) this.#subscribe();
-  }
-
-  #subscribe(): void {
-    const { subscriber, channel, logger } = this.#options;
-    subscriber.client
-      .subscribe(channel, this.#onMessage)
-      .then(() => {
+    this.redis.subscribe(
+      EVENTS_CHANNEL,
+      (message) => this.#received(message),
+      () => {
         // Once per process: the line operators (and tests) wait for before counting on shared events.
         if (this.#shared) return;
         this.#shared = true;
-        logger.info({ channel }, 'cluster: change events shared over redis');
-      })
-      .catch((error: unknown) =>
-        logger.debug({ err: String(error) }, 'event bus: subscribe failed; retried on reconnect'),
-      );
+        this.redis.logger.info(
+          { channel: this.redis.key(EVENTS_CHANNEL) },
+          'cluster: change events shared over redis',
+        );
+      },
+    );
   }
 
   publish(event: ServerEvent): void {
     this.#local.publish(event);
-    const { publisher, channel, logger } = this.#options;
-    if (!publisher.ready) return;
-    const envelope: Envelope = { from: this.#origin, event };
-    // Not awaited: the caller is the host telling of a change, which must not wait on Redis. A failure is one
-    // event the other processes miss; the outage log says when Redis itself is gone.
-    const unshared = (error: unknown) =>
-      logger.debug({ err: String(error), kind: event.kind }, 'event not shared');
-    // Guarded whole: params that do not serialize, or a client that throws rather than rejects, cost the other
-    // processes this event and never reach the publishing call.
-    Promise.resolve()
-      .then(() => {
-        const sent = publisher.client.publish(channel, JSON.stringify(envelope));
-        this.#options.onRoundTrip?.();
-        return sent;
-      })
-      .catch(unshared);
+    let message: string;
+    try {
+      message = JSON.stringify({ from: this.#origin, event } satisfies Envelope);
+    } catch (error) {
+      // Params that do not serialize cost the other processes this event, never the publishing call.
+      this.redis.logger.debug({ err: String(error), kind: event.kind }, 'event not shared');
+      return;
+    }
+    // Not awaited: the caller is the host telling of a change, which must not wait on Redis.
+    this.redis.publish(EVENTS_CHANNEL, message);
   }
 
   subscribe(listener: (event: ServerEvent) => void): () => void {
@@ -100,8 +71,8 @@ export class RedisServerEventBus implements ServerEventBus {
   #received(message: string): void {
     const envelope = parseEnvelope(message);
     if (envelope === undefined) {
-      this.#options.logger.debug(
-        { channel: this.#options.channel },
+      this.redis.logger.debug(
+        { channel: this.redis.key(EVENTS_CHANNEL) },
         'event bus: message ignored (not an event)',
       );
       return;

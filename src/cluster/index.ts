@@ -1,4 +1,5 @@
 // Public surface of the cluster area: joining a cluster of Foresight processes over Redis, and probing Redis.
 export { type Cluster, type ClusterOptions, joinCluster } from './cluster.js';
-export { RedisServerEventBus, type RedisEventBusOptions } from './event-bus.js';
+export { RedisServerEventBus } from './event-bus.js';
+export { SharedRedis } from './shared-redis.js';
 export { type RedisProbe, DEFAULT_PROBE_TIMEOUT_MS, probeRedis } from './probe.js';

@@ -38,6 +38,7 @@ export type {
   ToolCaller,
 } from './planner.js';
 export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
+export type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from './shared-speculation.js';
 export { type PlannerCounters, COUNTER_NAMES, zeroCounters } from './counters.js';
 export {
   attachLearning,

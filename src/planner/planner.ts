@@ -34,6 +34,7 @@ import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { type PrincipalCounters, addCounters } from './learned-state.js';
 import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
+import type { SharedSpeculation } from './shared-speculation.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
 /** `_meta` key of a result the planner served: `{ source: 'cache' | 'in_flight', age_ms }`. */
@@ -71,6 +72,8 @@ export interface PlannerOptions {
   cacheMaxBytes?: number;
   /** Hears of each call run ahead once it has ended (the audit log); never delays or fails it. Default none. */
   onSpeculativeCall?: (call: SpeculativeCallReport) => void;
+  /** Shares results run ahead with the other processes of a cluster. Default none: this process alone. */
+  shared?: SharedSpeculation;
 }
 
 /** A call the planner ran ahead on its own, once it has ended: `result`, or `error` when it threw. */
