@@ -33,12 +33,23 @@ describe('[cluster]', () => {
     expect(config.cluster).toEqual({
       redisUrlEnv: 'FORESIGHT_REDIS_URL',
       keyPrefix: DEFAULT_CLUSTER_KEY_PREFIX,
+      claimTimeoutS: 10,
     });
     expect(DEFAULT_CLUSTER_KEY_PREFIX).toBe('foresight:');
     expect(resolveCluster(config, ENV)).toEqual({
       redisUrl: 'redis://127.0.0.1:6379',
       keyPrefix: 'foresight:',
+      claimTimeoutS: 10,
     });
+  });
+
+  test('claim_timeout_s: its own value, or a config error naming the key and the allowed range', () => {
+    const own = parse(`${SERVER}[cluster]\nredis_url_env = "FORESIGHT_REDIS_URL"\nclaim_timeout_s = 3\n`);
+    expect(own.cluster?.claimTimeoutS).toBe(3);
+    for (const value of ['0', '2.5', '301', '"10"'])
+      expect(
+        failure(`${SERVER}[cluster]\nredis_url_env = "FORESIGHT_REDIS_URL"\nclaim_timeout_s = ${value}\n`),
+      ).toMatch(new RegExp(`^${FILE}:5: cluster\\.claim_timeout_s: `));
   });
 
   test('a key prefix of its own', () => {

@@ -22,6 +22,7 @@ export async function joinConfiguredCluster(
     redisUrl: resolved.redisUrl,
     endpoint: redisEndpoint(resolved.redisUrl),
     keyPrefix: resolved.keyPrefix,
+    claimTimeoutMs: resolved.claimTimeoutS * 1000,
     logger,
     ...(onRoundTrip === undefined ? {} : { onRoundTrip }),
   });

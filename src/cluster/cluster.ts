@@ -1,11 +1,13 @@
 // A process's membership of a cluster: its Redis connections and what they share (so far the change events).
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { SharedServices } from '../create-host.js';
+import { DEFAULT_CLAIM_TIMEOUT_S } from '../config/index.js';
 import type { Logger } from '../host/index.js';
 import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
 import { SharedRedis } from './shared-redis.js';
+import { RedisSpeculation } from './shared-speculation.js';
 
 /** How long Redis may take to confirm a SUBSCRIBE. */
 const SUBSCRIBE_TIMEOUT_MS = 5_000;
@@ -18,6 +20,8 @@ export interface ClusterOptions {
   /** What every key and channel starts with. */
   keyPrefix: string;
   logger: Logger;
+  /** How long a call run ahead holds its claim (`[cluster] claim_timeout_s`); default 10 s. */
+  claimTimeoutMs?: number;
   /** Per-command bound; default 250 ms. */
   commandTimeoutMs?: number;
   /** Told of each command sent to Redis (the `foresight_redis_roundtrips_total` metric). Default none. */
@@ -64,7 +68,11 @@ export function joinCluster(options: ClusterOptions): Cluster {
   events.start();
   bus.start();
   let closed = false;
-  const shared: SharedServices = {};
+  const shared: SharedServices = {
+    speculation: new RedisSpeculation(redis, {
+      claimTimeoutMs: options.claimTimeoutMs ?? DEFAULT_CLAIM_TIMEOUT_S * 1000,
+    }),
+  };
   return {
     bus,
     shared,

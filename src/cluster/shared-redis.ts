@@ -37,6 +37,27 @@ export class SharedRedis {
     return `${this.options.keyPrefix}${name}`;
   }
 
+  /** Hears each time the command connection becomes ready: at first connect and after every reconnect. */
+  onCommandsReady(listener: () => void): void {
+    this.options.commands.client.on('ready', listener);
+  }
+
+  /** Hears each change of `ready` (told once per change, however many connections and events noticed it). */
+  onReadyChange(listener: (ready: boolean) => void): void {
+    let last = this.ready;
+    const check = () => {
+      // node-redis flips isReady after emitting some of these events: look once the current turn is done.
+      queueMicrotask(() => {
+        const now = this.ready;
+        if (now === last) return;
+        last = now;
+        listener(now);
+      });
+    };
+    for (const connection of [this.options.commands, this.options.subscriber])
+      for (const event of ['ready', 'end', 'error', 'reconnecting']) connection.client.on(event, check);
+  }
+
   roundTrip(): void {
     this.options.onRoundTrip?.();
   }

@@ -8,6 +8,7 @@ import type { ForesightConfig } from './types.js';
 export interface ResolvedCluster {
   redisUrl: string;
   keyPrefix: string;
+  claimTimeoutS: number;
 }
 
 /**
@@ -22,7 +23,7 @@ export function resolveCluster(
   where = config.file === undefined ? 'cluster.redis_url_env' : `cluster.redis_url_env in ${config.file}`,
 ): ResolvedCluster | undefined {
   if (config.cluster === undefined) return undefined;
-  const { redisUrlEnv, keyPrefix } = config.cluster;
+  const { redisUrlEnv, keyPrefix, claimTimeoutS } = config.cluster;
   const redisUrl = readSecret(redisUrlEnv, where, env);
   let url: URL;
   try {
@@ -43,7 +44,7 @@ export function resolveCluster(
     registerSecret(url.password);
     registerBasicCredential(decodeURIComponent(url.username) || 'default', password);
   }
-  return { redisUrl, keyPrefix };
+  return { redisUrl, keyPrefix, claimTimeoutS };
 }
 
 /**

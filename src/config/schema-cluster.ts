@@ -1,4 +1,5 @@
 // The [cluster] table: several Foresight processes behind one load balancer share state through one Redis.
+import { durationS } from '../host/index.js';
 import { closedTable, matching } from './leaf-schemas.js';
 import { ENV_NAME_PATTERN } from './schema-server.js';
 
@@ -10,7 +11,17 @@ export interface ClusterConfig {
   redisUrlEnv: string;
   /** What every key and pub/sub channel starts with, so several deployments can share one Redis; default "foresight:". */
   keyPrefix: string;
+  /**
+   * `claim_timeout_s`: how long a call run ahead holds its claim. A process whose agent asks for the same call waits
+   * at most this long for the claim holder's result (a holder that died lets it go then); default 10 s.
+   */
+  claimTimeoutS: number;
 }
+
+/** Long enough for a slow tracker search, short enough that a dead claim holder costs one wait at most. */
+export const DEFAULT_CLAIM_TIMEOUT_S = 10;
+/** A claim longer than this would only hide a dead holder. */
+export const MAX_CLAIM_TIMEOUT_S = 300;
 
 export const ClusterConfigSchema = closedTable({
   redis_url_env: matching(ENV_NAME_PATTERN, 'an environment variable name such as "FORESIGHT_REDIS_URL"'),
@@ -18,4 +29,11 @@ export const ClusterConfigSchema = closedTable({
   key_prefix: matching(/^\S+$/, 'a non-empty prefix without spaces such as "foresight:"').default(
     DEFAULT_CLUSTER_KEY_PREFIX,
   ),
-}).transform((raw): ClusterConfig => ({ redisUrlEnv: raw.redis_url_env, keyPrefix: raw.key_prefix }));
+  claim_timeout_s: durationS({ min: 1, max: MAX_CLAIM_TIMEOUT_S }).default(DEFAULT_CLAIM_TIMEOUT_S),
+}).transform(
+  (raw): ClusterConfig => ({
+    redisUrlEnv: raw.redis_url_env,
+    keyPrefix: raw.key_prefix,
+    claimTimeoutS: raw.claim_timeout_s,
+  }),
+);

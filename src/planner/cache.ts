@@ -342,6 +342,20 @@ export class ResultCache {
     return dropped;
   }
 
+  /**
+   * Another process of the cluster served the result stored under `key`: it was not wasted. Marks the entry served,
+   * or the call still running for it joined (it then counts as used when it settles).
+   */
+  servedElsewhere(key: string): void {
+    const entry = this.entries.peek(key);
+    if (entry !== undefined) {
+      this.markServed(entry);
+      return;
+    }
+    const flight = this.flights.get(key);
+    if (flight !== undefined) flight.joined = true;
+  }
+
   /** The call's result will be neither stored nor served. */
   private markStale(flight: Flight): void {
     flight.stale = true;
@@ -362,7 +376,7 @@ export class ResultCache {
   }
 
   /** The keys that may answer these parts, in order of preference: own session, then session-independent. */
-  private keysFor(parts: CacheKeyParts): string[] {
+  keysFor(parts: CacheKeyParts): string[] {
     const shared = ResultCache.key({ ...parts, session: undefined });
     return parts.session === undefined ? [shared] : [ResultCache.key(parts), shared];
   }

@@ -34,7 +34,7 @@ import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { type PrincipalCounters, addCounters } from './learned-state.js';
 import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
-import type { SharedSpeculation } from './shared-speculation.js';
+import type { SharedClaim, SharedSpeculation } from './shared-speculation.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
 /** `_meta` key of a result the planner served: `{ source: 'cache' | 'in_flight', age_ms }`. */
@@ -227,6 +227,23 @@ export class Planner {
       thinkWindowMs: options.settings.thinkWindowS * 1000,
       now: this.now,
     });
+    const { shared } = options;
+    if (shared) {
+      shared.onInvalidate((tools, match) => this.dropStale(tools, match));
+      shared.onServedElsewhere((key) => this.cache.servedElsewhere(key));
+      // Cut off, this process would not hear the others' writes: what it holds may go stale unseen.
+      shared.onAvailabilityChange((available) => {
+        if (!available) this.cache.clear();
+      });
+    }
+  }
+
+  /**
+   * False while the cluster's sharing is down: nothing run ahead is served or run, since a write on another process
+   * would not reach this one. Always true for a process on its own.
+   */
+  private get serving(): boolean {
+    return this.options.shared?.available() ?? true;
   }
 
   get enabled(): boolean {
@@ -449,7 +466,13 @@ export class Planner {
     argsKey: string,
     env: CallEnvironment | undefined,
   ): Promise<{ result: CallToolResult; served: Served } | undefined> {
-    if (this.cache.isEmpty && this.queued.size === 0) return undefined;
+    const { shared } = this.options;
+    const local = !(this.cache.isEmpty && this.queued.size === 0);
+    if (!local && shared === undefined) return undefined;
+    if (!this.serving) return undefined;
+    // In a cluster every result is served through Redis, where a write on any process has already made it stale:
+    // this process's own copy could miss the news of a write that raced its agent's call.
+    const ownCopies = local && shared === undefined;
     const name = prepared.enriched.ref.published;
     const parts: CacheKeyParts = {
       principal: this.principalOf(session),
@@ -458,9 +481,9 @@ export class Planner {
       args: prepared.args,
       argsKey,
     };
-    this.cancelQueued(parts);
     let found: { result: CallToolResult; served: Served } | undefined;
-    const cached = this.cache.get(parts, (entry) => this.stillFresh(prepared, entry));
+    if (local) this.cancelQueued(parts);
+    const cached = ownCopies ? this.cache.get(parts, (entry) => this.stillFresh(prepared, entry)) : undefined;
     if (cached) {
       found = { result: cached.result, served: { source: 'cache', ageMs: this.now() - cached.storedAtMs } };
       this.counts.hits += 1;
@@ -468,7 +491,7 @@ export class Planner {
       this.learners?.count(parts.principal, 'hits');
       this.learners?.count(parts.principal, 'latencySavedMs', cached.costMs ?? 0);
     } else {
-      const flight = this.cache.inFlight(parts);
+      const flight = ownCopies ? this.cache.inFlight(parts) : undefined;
       if (flight) {
         const joinedAtMs = this.now();
         this.joining += 1;
@@ -484,9 +507,49 @@ export class Planner {
         }
       }
     }
+    found ??= shared && (await this.sharedPrefetch(shared, parts, prepared, env));
     if (found)
       this.options.logger.debug({ tool: name, ...found.served }, 'planner: served a speculative result');
     return found;
+  }
+
+  /** Another process's result for the agent's call: stored already, or from its call still running. */
+  private async sharedPrefetch(
+    shared: SharedSpeculation,
+    parts: CacheKeyParts,
+    prepared: PreparedCall,
+    env: CallEnvironment | undefined,
+  ): Promise<{ result: CallToolResult; served: Served } | undefined> {
+    const name = parts.tool;
+    const found = await shared.lookup(this.cache.keysFor(parts), name);
+    if (found.kind === 'entry') {
+      if (!this.stillFresh(prepared, found.entry)) return undefined;
+      const costMs = found.entry.costMs ?? 0;
+      this.counts.hits += 1;
+      this.counts.latencySavedMs += costMs;
+      this.learners?.count(parts.principal, 'hits');
+      this.learners?.count(parts.principal, 'latencySavedMs', costMs);
+      this.servedShared(shared, found.key);
+      return {
+        result: found.entry.result,
+        served: { source: 'cache', ageMs: this.now() - found.entry.storedAtMs },
+      };
+    }
+    if (found.kind !== 'claimed') return undefined;
+    const joinedAtMs = this.now();
+    this.joining += 1;
+    const entry = await untilCancelled(found.wait(env?.signal), env?.signal, name).finally(
+      () => (this.joining -= 1),
+    );
+    if (entry === undefined) return undefined;
+    // The clocks of two processes: a claim begun "after" this call joined it is one that began with it.
+    const savedMs = Math.max(0, joinedAtMs - found.startedAtMs);
+    this.counts.joins += 1;
+    this.counts.latencySavedMs += savedMs;
+    this.learners?.count(parts.principal, 'joins');
+    this.learners?.count(parts.principal, 'latencySavedMs', savedMs);
+    this.servedShared(shared, found.key);
+    return { result: entry.result, served: { source: 'in_flight', ageMs: 0 } };
   }
 
   /** Published names some listed tool's follow-up links lead to; worked out once per catalog build. */
@@ -512,22 +575,36 @@ export class Planner {
     const tools = this.memoFor(prepared.enriched).invalidates;
     const match = matchOf(model.invalidateBy, prepared.args);
     const invalidate = () => {
-      // Most writes meet nothing to drop: skip the walk over the cache.
-      if (this.cache.isEmpty && this.queued.size === 0) return;
-      this.cache.invalidate(tools, match);
-      // Not yet begun, so invalidate cannot mark them: they would read the old state or race the write.
-      for (const [key, job] of this.queued) {
-        if (tools.includes(job.tool) && this.cancelJob(key, job)) {
-          this.counts.dropped += 1;
-        }
-      }
+      this.dropStale(tools, match);
+      return this.options.shared?.invalidate(tools, match);
     };
-    invalidate();
+    // The cluster hears of the write before it goes upstream (within the lookup bound): a read that follows the
+    // answer, on any process, must not find a result from before it.
+    await invalidate();
     try {
       return pipeline.finish(prepared, await host.callTool(ref.published, prepared.args, env));
     } finally {
       // A speculative call begun while this one ran may have read the old state.
-      invalidate();
+      void invalidate();
+    }
+  }
+
+  /** A shared result was served: not wasted, whichever process ran it (this one's copy is marked here). */
+  private servedShared(shared: SharedSpeculation, key: string): void {
+    this.cache.servedElsewhere(key);
+    shared.served(key);
+  }
+
+  /** Drops this process's results of `tools` (of `match` alone where their args name it) and its queued calls of them. */
+  private dropStale(tools: readonly string[], match: Record<string, unknown> | undefined): void {
+    // Most writes meet nothing to drop: skip the walk over the cache.
+    if (this.cache.isEmpty && this.queued.size === 0) return;
+    this.cache.invalidate(tools, match);
+    // Not yet begun, so invalidate cannot mark them: they would read the old state or race the write.
+    for (const [key, job] of this.queued) {
+      if (tools.includes(job.tool) && this.cancelJob(key, job)) {
+        this.counts.dropped += 1;
+      }
     }
   }
 
@@ -669,7 +746,13 @@ export class Planner {
       host,
       run: async () => {
         this.queued.delete(key);
-        if (this.closed || this.cache.covers(parts)) {
+        if (this.closed || this.cache.covers(parts) || !this.serving) {
+          ticket.settle('withdrawn');
+          return;
+        }
+        const claim = await this.claim(key, candidate.tool);
+        if (claim === 'covered' || this.closed || this.cache.covers(parts)) {
+          if (claim !== 'covered') claim?.release();
           ticket.settle('withdrawn');
           return;
         }
@@ -702,8 +785,12 @@ export class Planner {
           this.counts.failed += 1;
           this.learners?.count(parts.principal, 'failed');
         }
-        flight.settle(result, ttlS, this.now() - startedAtMs);
+        const costMs = this.now() - startedAtMs;
+        flight.settle(result, ttlS, costMs);
         if (flight.stale) this.counts.invalidated += 1;
+        if (result !== undefined && result.isError !== true && !flight.stale && ttlS > 0)
+          claim?.store(result, ttlS, costMs);
+        else claim?.release();
       },
       drop: () => {
         this.queued.delete(key);
@@ -713,6 +800,21 @@ export class Planner {
     });
     if (this.dispatcher.isQueued(handle))
       this.queued.set(key, { handle, ticket, session, tool: candidate.tool });
+  }
+
+  /**
+   * The cluster's claim on a call about to run ahead: `covered` when another process runs it or has its result,
+   * undefined on a process of its own or when the claim could not be made (the call then runs unshared).
+   */
+  private async claim(key: string, tool: string): Promise<SharedClaim | 'covered' | undefined> {
+    const { shared } = this.options;
+    if (shared === undefined) return undefined;
+    try {
+      return await shared.claim(key, tool);
+    } catch (error) {
+      this.options.logger.debug({ tool, err: describeThrown(error) }, 'planner: claim failed; runs unshared');
+      return undefined;
+    }
   }
 
   /** Tells `onSpeculativeCall` of a call run ahead; what it throws is logged, never the call's concern. */
@@ -905,7 +1007,7 @@ export class Planner {
   }
 
   /** False when an enricher of the tool says what the cached result read has changed since. */
-  private stillFresh(prepared: PreparedCall, entry: CachedResult): boolean {
+  private stillFresh(prepared: PreparedCall, entry: Pick<CachedResult, 'storedAtMs' | 'costMs'>): boolean {
     const fetchedAtMs = entry.storedAtMs - (entry.costMs ?? 0);
     for (const link of prepared.enriched.links) {
       if (!link.enricher.isFresh) continue;

@@ -55,9 +55,10 @@ export interface SharedSpeculation {
   claim(key: string, tool: string): Promise<SharedClaim | 'covered' | undefined>;
   /**
    * A write is about to change, or has changed, what `tools` read: every process drops its results of them (those
-   * of `match` alone where the args name its parameters), and stored results of them stop being served.
+   * of `match` alone where the args name its parameters), and stored results of them stop being served. Resolves
+   * once Redis has it, or after the lookup bound, or at once while sharing is down; never rejects.
    */
-  invalidate(tools: readonly string[], match: Record<string, unknown> | undefined): void;
+  invalidate(tools: readonly string[], match: Record<string, unknown> | undefined): Promise<void>;
   /** Hears the invalidations of the other processes. */
   onInvalidate(
     listener: (tools: readonly string[], match: Record<string, unknown> | undefined) => void,
