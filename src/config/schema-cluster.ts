@@ -30,10 +30,8 @@ export const ClusterConfigSchema = closedTable({
     DEFAULT_CLUSTER_KEY_PREFIX,
   ),
   claim_timeout_s: durationS({ min: 1, max: MAX_CLAIM_TIMEOUT_S }).default(DEFAULT_CLAIM_TIMEOUT_S),
-}).transform(
-  (raw): ClusterConfig => ({
-    redisUrlEnv: raw.redis_url_env,
-    keyPrefix: raw.key_prefix,
-    claimTimeoutS: raw.claim_timeout_s,
-  }),
-);
+}).transform((raw): ClusterConfig => ({
+  redisUrlEnv: raw.redis_url_env,
+  keyPrefix: raw.key_prefix,
+  claimTimeoutS: raw.claim_timeout_s,
+}));
