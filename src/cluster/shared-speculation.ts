@@ -81,6 +81,11 @@ export class RedisSpeculation implements SharedSpeculation {
   ) {
     this.#lookupTimeoutMs = options.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
     redis.subscribe(CHANNEL, (message) => this.#received(message));
+    // Cut off, no holder's message can arrive: the waiters make their calls themselves now, not at the deadline.
+    redis.onReadyChange((ready) => {
+      if (ready) return;
+      for (const waiters of [...this.#waiters.values()]) for (const waiter of [...waiters]) waiter(false);
+    });
     // Whatever this process wrote while cut off bumped no generation: nothing stored before may be served now.
     // Sent at once, not a turn later: a lookup made after the reconnect must reach Redis behind it.
     redis.onCommandsReady(() => {
