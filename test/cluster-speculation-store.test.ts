@@ -1,0 +1,214 @@
+// The Redis side of the planner's shared results, with two cluster members in one test process (each with its own
+// connections) on the machine's Redis: claims, stored results, waiting on another member's claim, writes that make
+// stored results unservable, the epoch a (re)connecting member bumps, the size bound, "served elsewhere", and a
+// Redis that is gone (every operation answers at once, nothing throws).
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Cluster, joinCluster } from '../src/cluster/index.js';
+import type { SharedSpeculation } from '../src/planner/index.js';
+import { freePort } from './support/everything-http.js';
+import { createMemoryLogger } from './support/in-memory.js';
+import {
+  PrivateRedis,
+  SHARED_REDIS_URL,
+  deleteKeys,
+  redisServerInstalled,
+  sharedRedis,
+  testPrefix,
+} from './support/redis.js';
+
+const redis = await sharedRedis();
+const PREFIX = testPrefix();
+const joined: Cluster[] = [];
+
+function member(url = SHARED_REDIS_URL): { cluster: Cluster; spec: SharedSpeculation } {
+  const cluster = joinCluster({
+    redisUrl: url,
+    endpoint: url,
+    keyPrefix: PREFIX,
+    logger: createMemoryLogger(),
+    claimTimeoutMs: 3_000,
+  });
+  joined.push(cluster);
+  const spec = cluster.shared.speculation;
+  if (spec === undefined) throw new Error('joinCluster gave no shared speculation');
+  return { cluster, spec };
+}
+
+async function until(condition: () => boolean, ms = 5_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Members connected, their subscriptions confirmed and their start-up epoch bumps done. */
+async function ready(...members: { cluster: Cluster }[]): Promise<void> {
+  await until(() => members.every(({ cluster }) => cluster.reachable()), 5_000, 'redis connections');
+  await new Promise((resolve) => setTimeout(resolve, 150));
+}
+
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+let keys = 0;
+/** A cache key of the test's own (the planner's are JSON arrays; any string does). */
+const newKey = () => `["local","stream",${JSON.stringify(`tool-${keys++}`)},{}]`;
+
+afterEach(async () => {
+  await Promise.all(joined.splice(0).map((cluster) => cluster.close()));
+});
+
+afterAll(async () => {
+  if (redis.ok) await deleteKeys(PREFIX);
+});
+
+describe.skipIf(!redis.ok)(
+  `shared speculation on Redis${redis.ok ? '' : ` (skipped: ${redis.reason})`}`,
+  () => {
+    it('a claim keeps the other member from running the call, which waits for and gets its result', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const key = newKey();
+      const claim = await a.spec.claim(key, 'get_item');
+      expect(claim).toMatchObject({ store: expect.any(Function) });
+      expect(await b.spec.claim(key, 'get_item')).toBe('covered');
+      const found = await b.spec.lookup([key], 'get_item');
+      expect(found.kind).toBe('claimed');
+      const waited = found.kind === 'claimed' ? found.wait() : undefined;
+      if (typeof claim !== 'object') throw new Error('no claim');
+      claim.store(text('one'), 60, 40);
+      expect(await waited).toMatchObject({ result: text('one'), costMs: 40 });
+      // Stored now: a lookup finds the entry, and a claim is not needed.
+      expect(await b.spec.lookup(['other', key], 'get_item')).toMatchObject({ kind: 'entry', key });
+      expect(await b.spec.claim(key, 'get_item')).toBe('covered');
+    });
+
+    it('a write between claim and store keeps the result from being stored; its waiter makes the call itself', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const key = newKey();
+      const claim = await a.spec.claim(key, 'get_item');
+      if (typeof claim !== 'object') throw new Error('no claim');
+      const found = await b.spec.lookup([key], 'get_item');
+      const waited = found.kind === 'claimed' ? found.wait() : undefined;
+      await b.spec.invalidate(['get_item'], { id: 'x' });
+      claim.store(text('read before the write'), 60, 10);
+      expect(await waited).toBeUndefined();
+      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+    });
+
+    it('a write after the store makes the stored result unservable on every member; other tools keep theirs', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const [item, list] = [newKey(), newKey()];
+      for (const [key, tool] of [
+        [item, 'get_item'],
+        [list, 'list_items'],
+      ] as const) {
+        const claim = await a.spec.claim(key, tool);
+        if (typeof claim !== 'object') throw new Error('no claim');
+        claim.store(text(tool), 60, 5);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await b.spec.lookup([item], 'get_item')).kind).toBe('entry');
+      const heard: unknown[] = [];
+      a.spec.onInvalidate((tools, match) => heard.push({ tools, match }));
+      await b.spec.invalidate(['get_item'], { id: 'x' });
+      expect(await a.spec.lookup([item], 'get_item')).toEqual({ kind: 'none' });
+      expect((await a.spec.lookup([list], 'list_items')).kind).toBe('entry');
+      await until(() => heard.length === 1, 3_000, 'the invalidation message');
+      expect(heard).toEqual([{ tools: ['get_item'], match: { id: 'x' } }]);
+    });
+
+    it('a member that (re)connects bumps the epoch: nothing stored before it is served', async () => {
+      const a = member();
+      await ready(a);
+      const key = newKey();
+      const claim = await a.spec.claim(key, 'get_item');
+      if (typeof claim !== 'object') throw new Error('no claim');
+      claim.store(text('before'), 60, 5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await a.spec.lookup([key], 'get_item')).kind).toBe('entry');
+      const b = member();
+      await ready(b);
+      expect(await a.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+    });
+
+    it('a result over 1 MiB stays unshared, and its waiter is told at once', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const key = newKey();
+      const claim = await a.spec.claim(key, 'get_item');
+      if (typeof claim !== 'object') throw new Error('no claim');
+      const found = await b.spec.lookup([key], 'get_item');
+      const waited = found.kind === 'claimed' ? found.wait() : undefined;
+      claim.store(text('x'.repeat(1024 * 1024 + 1)), 60, 5);
+      expect(await waited).toBeUndefined();
+      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+    });
+
+    it('the member that stored a result hears when another served it', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const key = newKey();
+      const served: string[] = [];
+      a.spec.onServedElsewhere((heard) => served.push(heard));
+      const claim = await a.spec.claim(key, 'get_item');
+      if (typeof claim !== 'object') throw new Error('no claim');
+      claim.store(text('used'), 60, 5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      b.spec.served(key);
+      await until(() => served.length === 1, 3_000, 'the served message');
+      expect(served).toEqual([key]);
+    });
+
+    it('a waiter stops waiting when the claim lapses (its holder died)', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const key = newKey();
+      expect(typeof (await a.spec.claim(key, 'get_item'))).toBe('object');
+      await a.cluster.close();
+      const found = await b.spec.lookup([key], 'get_item');
+      expect(found.kind).toBe('claimed');
+      const started = Date.now();
+      expect(found.kind === 'claimed' ? await found.wait() : 'not claimed').toBeUndefined();
+      // Not before the claim's 3 s lifetime from when it began (less the time spent getting here).
+      expect(Date.now() - started).toBeGreaterThan(1_500);
+    });
+  },
+);
+
+describe.skipIf(!redisServerInstalled())('shared speculation with Redis gone', () => {
+  it('answers every operation at once without throwing, releases waiters, and is available again after', async () => {
+    const server = new PrivateRedis(await freePort());
+    await server.start();
+    try {
+      const a = member(server.url);
+      const b = member(server.url);
+      await ready(a, b);
+      const key = newKey();
+      expect(typeof (await a.spec.claim(key, 'get_item'))).toBe('object');
+      const found = await b.spec.lookup([key], 'get_item');
+      const waited = found.kind === 'claimed' ? found.wait() : undefined;
+      const changes: boolean[] = [];
+      b.spec.onAvailabilityChange((available) => changes.push(available));
+      await server.stop();
+      expect(await waited).toBeUndefined();
+      await until(() => !b.spec.available(), 3_000, 'b to notice');
+      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+      expect(await b.spec.claim(newKey(), 'get_item')).toBeUndefined();
+      await b.spec.invalidate(['get_item'], undefined);
+      await server.start();
+      await until(() => b.spec.available(), 10_000, 'b to reconnect');
+      expect(changes[0]).toBe(false);
+      expect(changes.at(-1)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+});
