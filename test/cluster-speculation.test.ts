@@ -178,6 +178,35 @@ describe.skipIf(!redis.ok)(
       }
     });
 
+    it('a process killed mid-run: calls the client retries on the next process all complete', async () => {
+      const { servers } = await startRig(3, SHARED_REDIS_URL, `${PREFIX}killed:`);
+      const answered: unknown[] = [];
+      let retried = 0;
+      for (let i = 0; i < 24; i++) {
+        if (i === 8) {
+          servers[1]?.child.kill('SIGKILL');
+          await servers[1]?.exited;
+        }
+        const id = `item${(i % 3) + 1}`;
+        const name = i % 4 === 0 ? 'tracker__list_items' : 'tracker__get_item';
+        // Round-robin, as a balancer with no health checks would; a refused connection goes to the next process.
+        for (let attempt = 0; ; attempt++) {
+          const server = servers[(i + attempt) % 3] as HttpServer;
+          try {
+            const { value } = await call(server, name, name === 'tracker__get_item' ? { id } : {});
+            answered.push(name === 'tracker__get_item' ? value : 'listed');
+            break;
+          } catch (error) {
+            if (attempt >= 2 || !/ECONNREFUSED|ECONNRESET|socket hang up/.test(String(error))) throw error;
+            retried += 1;
+          }
+        }
+      }
+      expect(answered).toHaveLength(24);
+      expect(answered.filter((value) => value !== 'listed').every((value) => value === 'v0')).toBe(true);
+      expect(retried).toBeGreaterThan(0);
+    });
+
     it('a claim whose holder died lapses after claim_timeout_s, and B asks the provider itself', async () => {
       const { dir, servers } = await startRig(2, SHARED_REDIS_URL, `${PREFIX}died:`);
       const [a, b] = servers as [HttpServer, HttpServer];
