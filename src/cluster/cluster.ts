@@ -5,6 +5,7 @@ import type { Logger } from '../host/index.js';
 import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
+import { RedisPluginStates } from './shared-metadata.js';
 import { SharedRedis } from './shared-redis.js';
 
 /** How long Redis may take to confirm a SUBSCRIBE. */
@@ -64,7 +65,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
   events.start();
   bus.start();
   let closed = false;
-  const shared: SharedServices = {};
+  const shared: SharedServices = { pluginState: new RedisPluginStates(redis) };
   return {
     bus,
     shared,
