@@ -38,7 +38,7 @@ afterAll(async () => {
   if (redis.ok) await deleteKeys(PREFIX);
 });
 
-function config(): string {
+function config(extra: string[] = []): string {
   return [
     '[server]',
     'request_state_key_env = "FORESIGHT_RS_KEY"',
@@ -54,14 +54,15 @@ function config(): string {
     `token_env = "${TOKEN_ENV}"`,
     'projects = ["PROJ"]',
     'retries = 0',
+    ...extra,
     '',
   ].join('\n');
 }
 
-async function serve(redisUrl: string): Promise<HttpServer> {
+async function serve(redisUrl: string, extra: string[] = []): Promise<HttpServer> {
   const cwd = await makeWorkspace();
   const file = path.join(cwd, 'foresight.toml');
-  await writeFile(file, config());
+  await writeFile(file, config(extra));
   return startHttpServer({
     cwd,
     config: file,
@@ -100,6 +101,19 @@ async function statusEnum(server: HttpServer): Promise<string[] | undefined> {
 
 const STATUSES = PROJ.statuses.map((status) => status.name);
 
+/** The site's workflow gains "In Review". */
+function addStatus(): void {
+  fake.route('GET', `${API}/project/PROJ/statuses`, {
+    status: 200,
+    body: PROJ.types.map((type) => ({
+      id: type.id,
+      name: type.name,
+      subtask: type.subtask,
+      statuses: [...PROJ.statuses, jira.status('In Review', 'indeterminate', 10002)],
+    })),
+  });
+}
+
 async function expectStatuses(servers: HttpServer[], expected: string[]): Promise<void> {
   await vi.waitFor(
     async () => {
@@ -122,15 +136,7 @@ describe.skipIf(!redis.ok)(
       expect(once.has(`GET ${API}/project/PROJ/statuses?`)).toBe(true);
 
       // The site gains a status; a reload on A (the agent asks for fresh statuses) reaches B's and C's lists.
-      fake.route('GET', `${API}/project/PROJ/statuses`, {
-        status: 200,
-        body: PROJ.types.map((type) => ({
-          id: type.id,
-          name: type.name,
-          subtask: type.subtask,
-          statuses: [...PROJ.statuses, jira.status('In Review', 'indeterminate', 10002)],
-        })),
-      });
+      addStatus();
       const [a] = servers as [HttpServer, HttpServer, HttpServer];
       const refreshed = await modernPost(a.url.href, 'tools/call', {
         name: 'jira__get_available_statuses',
@@ -143,6 +149,19 @@ describe.skipIf(!redis.ok)(
       const twice = sendCounts();
       expect([...twice.keys()].sort()).toEqual([...once.keys()].sort());
       expect([...twice.values()].every((count) => count === 2)).toBe(true);
+    });
+
+    it('reload it once per TTL between them: a change at the site reaches the three tool lists', async () => {
+      // The shortest TTL the config takes: the next load is 10 s after the first.
+      const servers = await Promise.all(
+        [0, 1, 2].map(() => serve('redis://127.0.0.1:6379', ['metadata_ttl_s = 10'])),
+      );
+      await expectStatuses(servers, STATUSES);
+      expect([...sendCounts().values()].every((count) => count === 1)).toBe(true);
+      addStatus();
+      await expectStatuses(servers, [...STATUSES, 'In Review']);
+      // The TTL's one reload, by whichever process claimed it; the next is 10 s away.
+      expect([...sendCounts().values()].every((count) => count === 2)).toBe(true);
     });
   },
 );
