@@ -49,13 +49,27 @@ const SHARED_JITTER_MS = 250;
 
 const UNAVAILABLE = { kind: 'unavailable' } as const;
 
-/** The store's answer, or `unavailable` past SHARED_WAIT_MS: a slow Redis costs a local load, never a stall. */
+/**
+ * The store's answer, or `unavailable` past SHARED_WAIT_MS: a slow Redis costs a local load, never a stall. A
+ * lease granted after that is released at once, or its renewals would keep every other process waiting.
+ */
 function bounded<T extends SharedClaim | SharedRead>(answer: Promise<T>): Promise<T | typeof UNAVAILABLE> {
   let timer: NodeJS.Timeout | undefined;
+  let gaveUp = false;
   const late = new Promise<typeof UNAVAILABLE>((resolve) => {
-    timer = setTimeout(() => resolve(UNAVAILABLE), SHARED_WAIT_MS).unref();
+    timer = setTimeout(() => {
+      gaveUp = true;
+      resolve(UNAVAILABLE);
+    }, SHARED_WAIT_MS).unref();
   });
-  return Promise.race([answer.catch(() => UNAVAILABLE), late]).finally(() => clearTimeout(timer));
+  const answered = answer.then(
+    (value) => {
+      if (gaveUp && value.kind === 'lease') value.release();
+      return value;
+    },
+    () => UNAVAILABLE,
+  );
+  return Promise.race([answered, late]).finally(() => clearTimeout(timer));
 }
 
 /** Rejects when `signal` aborts: a load that ignores its signal must still not hold the store. */
@@ -164,7 +178,10 @@ export function createRefreshingMetadata<T>(
       return source.ttlMs;
     }
     const claim = await bounded(sharing.state.claim(sharing.key, SHARED_LEASE_MS));
-    if (stopped) return source.ttlMs;
+    if (stopped) {
+      if (claim.kind === 'lease') claim.release();
+      return source.ttlMs;
+    }
     if (claim.kind === 'found' && adopt(claim.value)) return claim.ttlLeftMs + jitter();
     if (claim.kind === 'held') return Math.min(SHARED_RECHECK_MS, source.ttlMs);
     try {
