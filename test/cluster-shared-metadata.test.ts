@@ -1,7 +1,7 @@
 // A tracker's refreshing metadata shared over Redis (here: three cluster members in one test process, each with its
 // own connections and its own store): one load per TTL between them, Maps kept, every member's listeners told of a
 // change; keys that differ (another token) never share; a loader that dies frees its lease; an unreadable copy is
-// replaced; with Redis unreachable each member loads by itself.
+// replaced; with Redis stalled or unreachable each member loads by itself, and they share again once it answers.
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
 import type { SharedPluginState } from '../src/host/index.js';
@@ -13,7 +13,15 @@ import {
 } from '../src/plugins/kit/index.js';
 import { freePort } from './support/everything-http.js';
 import { createMemoryLogger } from './support/in-memory.js';
-import { SHARED_REDIS_URL, deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
+import { createClient } from 'redis';
+import {
+  PrivateRedis,
+  SHARED_REDIS_URL,
+  deleteKeys,
+  redisServerInstalled,
+  sharedRedis,
+  testPrefix,
+} from './support/redis.js';
 
 const redis = await sharedRedis();
 const PREFIX = testPrefix();
@@ -171,6 +179,42 @@ describe.skipIf(!redis.ok)(
     });
   },
 );
+
+describe.skipIf(!redisServerInstalled())('refreshing metadata with Redis slow', () => {
+  it('each member loads by itself while Redis stalls, and they share again once it answers', async () => {
+    // A redis-server of the test's own: CLIENT PAUSE stalls every client of the server it is sent to.
+    const server = new PrivateRedis(await freePort());
+    await server.start();
+    try {
+      const members = [member(server.url), member(server.url), member(server.url)];
+      await reachable(...members.map((m) => m.cluster));
+      const admin = createClient({ url: server.url });
+      admin.on('error', () => undefined);
+      await admin.connect();
+      await admin.sendCommand(['CLIENT', 'PAUSE', '4000', 'ALL']);
+      admin.destroy();
+      const site = tracker();
+      const made = members.map((m) => store(site.source(6_000), { state: m.state, key: key('token-f') }));
+      for (const { store: s } of made) s.start();
+      // Within the bound on waiting for Redis (SHARED_WAIT_MS), well before the pause ends.
+      await vi.waitFor(() => expect(made.every(({ store: s }) => s.current() !== undefined)).toBe(true), {
+        timeout: 3_500,
+      });
+      expect(site.loads).toBe(3);
+      // Redis answers again before the TTL ends: the next reload is one, shared.
+      site.set([['urgent', 3]]);
+      await vi.waitFor(
+        () => expect(made.map(({ store: s }) => labelsOf(s))).toEqual(made.map(() => [['urgent', 3]])),
+        { timeout: 15_000, interval: 20 },
+      );
+      expect(site.loads).toBe(4);
+    } finally {
+      await Promise.all(stores.splice(0).map((s) => s.stop()));
+      await Promise.all(joined.splice(0).map((cluster) => cluster.close()));
+      await server.stop();
+    }
+  });
+});
 
 describe('refreshing metadata with Redis unreachable', () => {
   it('each member loads by itself, at once', async () => {
