@@ -7,6 +7,13 @@ import type { SharedRedis } from './shared-redis.js';
 /** The channel under the key prefix on which a write is announced. */
 export const PLUGIN_STATE_CHANNEL = 'pstate';
 
+/**
+ * How long a command waits for the first connection of a process that is starting: plugins start (and load their
+ * metadata) while Redis is still being connected to, and loading then would cost the tracker a load per process.
+ * Under the kit's own bound on waiting for the store (3 s); once Redis has been reached, an outage waits for nothing.
+ */
+export const FIRST_CONNECTION_WAIT_MS = 750;
+
 /** A value larger than this is not shared (each process keeps loading its own): Redis stays bounded. */
 export const MAX_SHARED_VALUE_BYTES = 8 * 1024 * 1024;
 
@@ -40,8 +47,29 @@ export class RedisPluginStates implements SharedPluginStates {
   readonly #origin = randomUUID();
   readonly #listeners = new Map<string, Set<() => void>>();
   #subscribed = false;
+  /** Whether the command connection has been up once: until then a command waits a little for it. */
+  #reached = false;
 
   constructor(private readonly redis: SharedRedis) {}
+
+  /** Whether a command can be sent now, waiting up to FIRST_CONNECTION_WAIT_MS for a first connection under way. */
+  async #connected(): Promise<boolean> {
+    const { client } = this.redis;
+    if (client.isReady) return (this.#reached = true);
+    if (this.#reached) return false;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        client.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, FIRST_CONNECTION_WAIT_MS).unref();
+      client.on('ready', done);
+    });
+    // Redis still unreached: the next command answers at once, as in an outage.
+    this.#reached = true;
+    return client.isReady;
+  }
 
   forPlugin(scope: string): SharedPluginState {
     const name = (key: string) =>
@@ -56,7 +84,7 @@ export class RedisPluginStates implements SharedPluginStates {
 
   /** Runs one command, counted; undefined when Redis refuses, fails or is too slow (the 250 ms command bound). */
   async #send<T>(command: () => Promise<T>): Promise<T | undefined> {
-    if (!this.redis.client.isReady) return undefined;
+    if (!(await this.#connected())) return undefined;
     try {
       const sent = command();
       this.redis.roundTrip();

@@ -42,12 +42,25 @@ export const LOAD_TIMEOUT_MS = 120_000;
 export const SHARED_LEASE_MS = 10_000;
 /** How often a process waiting on another's load looks again, besides hearing of its write. */
 export const SHARED_RECHECK_MS = 1_000;
-/** The longest a process waits on the shared store before it loads by itself (Redis slow or gone). */
-export const SHARED_WAIT_MS = 1_000;
+/**
+ * The longest a process waits on the shared store before it loads by itself: a safety net, since the cluster's
+ * store answers within its own command bound (250 ms) and at once while Redis is down. Loose, because a process
+ * that starts on a busy machine may not run for a second or more, and a bound that ends while the answer waits to
+ * be read costs the tracker a load.
+ */
+export const SHARED_WAIT_MS = 3_000;
 /** At most this much later than the shared copy expires, a process looks again: so they do not all claim at once. */
 const SHARED_JITTER_MS = 250;
 
 const UNAVAILABLE = { kind: 'unavailable' } as const;
+
+/** What the debug log says of each answer to a claim. */
+const SAID: Record<SharedClaim['kind'], string> = {
+  found: 'found, used as is',
+  lease: 'missing: this process loads it',
+  held: 'being loaded by another process',
+  unavailable: 'unreachable: this process loads it',
+};
 
 /**
  * The store's answer, or `unavailable` past SHARED_WAIT_MS: a slow Redis costs a local load, never a stall. A
@@ -57,10 +70,16 @@ function bounded<T extends SharedClaim | SharedRead>(answer: Promise<T>): Promis
   let timer: NodeJS.Timeout | undefined;
   let gaveUp = false;
   const late = new Promise<typeof UNAVAILABLE>((resolve) => {
-    timer = setTimeout(() => {
-      gaveUp = true;
-      resolve(UNAVAILABLE);
-    }, SHARED_WAIT_MS).unref();
+    // Timers run before I/O in each turn of the event loop: after a stall, an answer already received is read
+    // first (setImmediate runs after the I/O), so it is not given up on.
+    timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          gaveUp = true;
+          resolve(UNAVAILABLE);
+        }),
+      SHARED_WAIT_MS,
+    ).unref();
   });
   const answered = answer.then(
     (value) => {
@@ -178,6 +197,7 @@ export function createRefreshingMetadata<T>(
       return source.ttlMs;
     }
     const claim = await bounded(sharing.state.claim(sharing.key, SHARED_LEASE_MS));
+    logger.debug({ shared: claim.kind }, `${source.what}: shared copy ${SAID[claim.kind]}`);
     if (stopped) {
       if (claim.kind === 'lease') claim.release();
       return source.ttlMs;
