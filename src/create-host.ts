@@ -46,7 +46,15 @@ import {
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type HostMetrics, type ReadinessCheck, createHostOps } from './ops/index.js';
-import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
+import {
+  type Logger,
+  type MountSpec,
+  type Plugin,
+  type SharedPluginStates,
+  PluginHost,
+  createLogger,
+  errors,
+} from './host/index.js';
 import {
   PLANNER_STATS_URI,
   Planner,
@@ -149,6 +157,8 @@ export interface CreateHostOptions {
 export interface SharedServices {
   /** Results run ahead, in-flight claims and invalidations (the planner's cache across processes). */
   speculation?: SharedSpeculation;
+  /** Each plugin instance's `PluginContext.sharedState` (trackers' metadata loaded by one process, read by all). */
+  pluginState?: SharedPluginStates;
 }
 
 export interface HttpOptions {
@@ -319,6 +329,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     logger,
     secrets: { add: registerSecret, addBasicCredential: registerBasicCredential },
     publishTool: rules.publish,
+    ...(options.shared?.pluginState ? { sharedState: options.shared.pluginState } : {}),
   });
   const tools = new ToolPipeline({
     host: plugins,

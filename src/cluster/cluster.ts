@@ -6,6 +6,7 @@ import type { Logger } from '../host/index.js';
 import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
+import { RedisPluginStates } from './shared-metadata.js';
 import { SharedRedis } from './shared-redis.js';
 import { RedisSpeculation } from './shared-speculation.js';
 
@@ -72,6 +73,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
     speculation: new RedisSpeculation(redis, {
       claimTimeoutMs: options.claimTimeoutMs ?? DEFAULT_CLAIM_TIMEOUT_S * 1000,
     }),
+    pluginState: new RedisPluginStates(redis),
   };
   return {
     bus,

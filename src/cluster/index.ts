@@ -2,4 +2,5 @@
 export { type Cluster, type ClusterOptions, joinCluster } from './cluster.js';
 export { RedisServerEventBus } from './event-bus.js';
 export { SharedRedis } from './shared-redis.js';
+export { RedisPluginStates } from './shared-metadata.js';
 export { type RedisProbe, DEFAULT_PROBE_TIMEOUT_MS, probeRedis } from './probe.js';

@@ -72,7 +72,53 @@ export interface PluginContext {
    * tokens it was handed without the config (a plugin mounted in code). Absent when the host redacts nothing.
    */
   secrets?: SecretRegistry;
+  /**
+   * State kept in common with this plugin's instances in the other processes of a cluster (`[cluster]`), so that
+   * what one process loaded (a tracker's metadata) the others read instead of loading it again. Scoped to this
+   * plugin instance (its table name, id and version). Absent outside a cluster, and in a plugin run with
+   * `isolation = "worker"`: the plugin then does everything itself.
+   */
+  sharedState?: SharedPluginState;
 }
+
+/**
+ * A store of text values under keys the plugin names, shared across a cluster's processes, with a lease so that one
+ * process at a time produces a value. A key names all that makes the value specific to this deployment: the
+ * service's base URL, the project, and an identity of the credentials (a hash, never the token itself), so two
+ * deployments or two tokens never read each other's values. Every method answers within a short bound and never
+ * rejects: while the store cannot be reached it answers `unavailable` (or `false`), and the plugin does its work
+ * locally.
+ */
+export interface SharedPluginState {
+  /**
+   * The value under `key` while it is fresh; else the lease to produce it (held by one process at a time: renewed
+   * while this process holds it, gone `leaseMs` after it stops, so a process that dies frees it); else `held`
+   * when another process holds it (wait for `onWritten`, or claim again later).
+   */
+  claim(key: string, leaseMs: number): Promise<SharedClaim>;
+  /** The value under `key` while it is fresh. */
+  read(key: string): Promise<SharedRead>;
+  /** Stores `value` under `key` for `ttlMs` and tells the other processes (`onWritten`); false when it could not. */
+  write(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Called when another process has written `key`. Returns the unsubscribe. */
+  onWritten(key: string, listener: () => void): () => void;
+}
+
+/** A fresh value; `ttlLeftMs` is how long it stays fresh (the store's clock, not this process's). */
+export interface SharedValue {
+  kind: 'found';
+  value: string;
+  ttlLeftMs: number;
+}
+
+export type SharedRead = SharedValue | { kind: 'missing' } | { kind: 'unavailable' };
+
+export type SharedClaim =
+  | SharedValue
+  /** This process produces the value: write it, then release (releasing without writing lets another try). */
+  | { kind: 'lease'; release(): void }
+  | { kind: 'held' }
+  | { kind: 'unavailable' };
 
 /** Values the host redacts, with their encoded forms, from results, errors, logs and CLI output. */
 export interface SecretRegistry {

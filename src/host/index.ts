@@ -7,6 +7,7 @@ export {
   type HostEvents,
   type HostState,
   type MountedPlugin,
+  type SharedPluginStates,
 } from './plugin-host.js';
 export type { CallEnvironment, ToolCallOptions } from './request-context.js';
 export type { MountSpec, Deadlines, Isolation, PluginMethod } from './mount.js';

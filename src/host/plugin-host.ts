@@ -22,6 +22,7 @@ import type {
   PluginContext,
   PluginHealth,
   SecretRegistry,
+  SharedPluginState,
 } from './contract.js';
 import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
@@ -69,6 +70,14 @@ export interface PluginHostOptions {
   secrets?: SecretRegistry;
   /** Which tools are published and under what name (the config's tool rules); default all, as the plugin names them. */
   publishTool?: ToolPublisher;
+  /** Offered to plugins as `PluginContext.sharedState` (not to worker-isolated ones); none by default. */
+  sharedState?: SharedPluginStates;
+}
+
+/** Where each plugin instance's `PluginContext.sharedState` comes from: a cluster's store, one scope per instance. */
+export interface SharedPluginStates {
+  /** The store of one plugin instance; `scope` names it (table name, plugin id and version). */
+  forPlugin(scope: string): SharedPluginState;
 }
 
 /** One mounted plugin, as `foresight check` and `foresight tools` show it. */
@@ -197,6 +206,11 @@ export class PluginHost {
       clientRoots: () => this.roots.current(),
       onRootsChanged: (listener) => this.roots.onChanged(listener),
       ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+      // The version is in the scope: another release may shape what it stores differently. A worker-isolated
+      // plugin gets none (the worker relays only the members it knows).
+      ...(this.options.sharedState && spec.isolation !== 'worker'
+        ? { sharedState: this.options.sharedState.forPlugin(`${name}/${plugin.id}@${plugin.version}`) }
+        : {}),
     };
     const target = `plugin ${mount.label}`;
     try {

@@ -1,12 +1,17 @@
 // Each configured list's statuses, custom fields and members, loaded in the background and kept fresh: the
 // enums and typed parameters of the schemas. Until a first load succeeds the tools stay generic; a list that
 // fails to load stays generic on its own while the others are served.
-import type { Logger } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../host/index.js';
 import type { ClickUpFieldJson, ClickUpStatusJson, ClickUpUserJson } from './api-types.js';
 import type { ClickUpClient } from './client.js';
 import { readFields, readList, readMembers, readWorkspaceMembers } from './list-reads.js';
 import type { ClickUpSettings } from './options.js';
-import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
+import {
+  type RefreshingMetadata,
+  createRefreshingMetadata,
+  metadataSharing,
+  sharedMetadataKey,
+} from '../kit/index.js';
 
 export interface ListMetadata {
   id: string;
@@ -51,7 +56,11 @@ export function createMetadataStore(
   client: ClickUpClient,
   settings: ClickUpSettings,
   logger: Logger,
+  /** The cluster's store (`PluginContext.sharedState`): one process loads, the others read its copy. */
+  sharedState?: SharedPluginState,
 ): MetadataStore {
+  const { baseUrl, listIds, teamId = '', token = '' } = settings;
+  const key = sharedMetadataKey({ what: 'clickup metadata', baseUrl, lists: listIds, team: teamId }, token);
   const loadList = async (id: string, bounds: { signal: AbortSignal }): Promise<ListMetadata> => {
     // One list's three reads together: at most three requests in flight against the token's 100 a minute.
     const [list, fields, members] = await Promise.all([
@@ -107,6 +116,7 @@ export function createMetadataStore(
       },
     },
     logger,
+    metadataSharing(sharedState, key),
   );
 }
 

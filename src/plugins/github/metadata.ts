@@ -1,10 +1,15 @@
 // The repository's labels and milestones, loaded in the background and kept fresh: the enums of the issue schemas.
-import type { Logger } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../host/index.js';
 import type { GitHubClient, RequestScope } from './client.js';
 import type { GitHubSettings } from './options.js';
 import { allPages } from './paging.js';
 import { githubTarget } from './review-context.js';
-import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
+import {
+  type RefreshingMetadata,
+  createRefreshingMetadata,
+  metadataSharing,
+  sharedMetadataKey,
+} from '../kit/index.js';
 
 export interface RepoMetadata {
   /** Undefined while they cannot be read: the schemas then take any label. */
@@ -34,8 +39,10 @@ export function createMetadataStore(
   client: GitHubClient,
   settings: GitHubSettings,
   logger: Logger,
+  /** The cluster's store (`PluginContext.sharedState`): one process loads, the others read its copy. */
+  sharedState?: SharedPluginState,
 ): MetadataStore {
-  const { owner, repo, fullName } = settings;
+  const { owner, repo, fullName, baseUrl, token = '' } = settings;
   const target = githubTarget(settings);
 
   /**
@@ -94,6 +101,10 @@ export function createMetadataStore(
   const store = createRefreshingMetadata(
     { what: `labels and milestones of ${fullName}`, ttlMs: settings.metadataTtlMs, fingerprint, load },
     logger,
+    metadataSharing(
+      sharedState,
+      sharedMetadataKey({ what: 'github metadata', baseUrl, repo: fullName }, token),
+    ),
   );
   return {
     ...store,

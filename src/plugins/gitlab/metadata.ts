@@ -1,8 +1,13 @@
 // The project's labels, active milestones and default branch, loaded in the background and kept fresh: the enums of the schemas.
-import type { Logger } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../host/index.js';
 import { type GitLabClient, listPage } from './client.js';
 import type { GitLabSettings } from './options.js';
-import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
+import {
+  type RefreshingMetadata,
+  createRefreshingMetadata,
+  metadataSharing,
+  sharedMetadataKey,
+} from '../kit/index.js';
 
 export interface ProjectMetadata {
   /** Empty when the project has more labels than are worth an enum (over 1000). */
@@ -36,8 +41,14 @@ export function createMetadataStore(
   client: GitLabClient,
   settings: GitLabSettings,
   logger: Logger,
+  /** The cluster's store (`PluginContext.sharedState`): one process loads, the others read its copy. */
+  sharedState?: SharedPluginState,
 ): MetadataStore {
-  const { projectId } = settings;
+  const { projectId, baseUrl, projectName, auth, token = '' } = settings;
+  const key = sharedMetadataKey(
+    { what: 'gitlab metadata', baseUrl, project: projectName },
+    `${auth}:${token}`,
+  );
   return createRefreshingMetadata(
     {
       what: `labels and milestones of ${settings.projectName}`,
@@ -71,5 +82,6 @@ export function createMetadataStore(
       },
     },
     logger,
+    metadataSharing(sharedState, key),
   );
 }

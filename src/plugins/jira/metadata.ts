@@ -1,9 +1,14 @@
 // The projects' metadata, loaded in the background and kept fresh: the enums and cf_ parameters of the schemas.
-import type { Logger } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../host/index.js';
 import type { JiraClient } from './client.js';
 import { type JiraMetadata, type ProjectMeta, loadMetadata } from './metadata-load.js';
 import type { JiraSettings } from './options.js';
-import { type RefreshingMetadata, createRefreshingMetadata } from '../kit/index.js';
+import {
+  type RefreshingMetadata,
+  createRefreshingMetadata,
+  metadataSharing,
+  sharedMetadataKey,
+} from '../kit/index.js';
 
 export type { JiraMetadata, ProjectMeta } from './metadata-load.js';
 
@@ -28,7 +33,10 @@ export function createMetadataStore(
   client: JiraClient,
   settings: JiraSettings,
   logger: Logger,
+  /** The cluster's store (`PluginContext.sharedState`): one process loads, the others read its copy. */
+  sharedState?: SharedPluginState,
 ): MetadataStore {
+  const { baseUrl, flavor, projects, email = '', token } = settings;
   const store = createRefreshingMetadata(
     {
       what: `the metadata of ${settings.projects.join(', ')}`,
@@ -37,6 +45,10 @@ export function createMetadataStore(
       load: (signal) => loadMetadata(client, { signal }, settings.projects, settings.flavor),
     },
     logger,
+    metadataSharing(
+      sharedState,
+      sharedMetadataKey({ what: 'jira metadata', baseUrl, flavor, projects }, `${email}:${token}`),
+    ),
   );
   return {
     ...store,

@@ -29,6 +29,7 @@ export {
   type MetadataSource,
   type RefreshingMetadata,
 } from './refreshing-metadata.js';
+export { type MetadataSharing, metadataSharing, sharedMetadataKey } from './metadata-sharing.js';
 export { abortableSleep } from './sleep.js';
 export { type BackgroundWork, inBackground } from './background.js';
 export {
