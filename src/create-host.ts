@@ -51,6 +51,7 @@ import {
   PLANNER_STATS_URI,
   Planner,
   type PlannerLearning,
+  type SharedLearning,
   type SharedSpeculation,
   attachLearning,
 } from './planner/index.js';
@@ -149,6 +150,8 @@ export interface CreateHostOptions {
 export interface SharedServices {
   /** Results run ahead, in-flight claims and invalidations (the planner's cache across processes). */
   speculation?: SharedSpeculation;
+  /** Follow-up counts each process learns, added up for all and read back (the planner's learning across processes). */
+  learning?: SharedLearning;
 }
 
 export interface HttpOptions {
@@ -484,7 +487,11 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
           if (options.logRuleProblems !== false) ruleLog.start(tools);
         });
       if (plannerSettings.enabled && plannerSettings.learning)
-        learning = await attachLearning(planner, { file: plannerSettings.stateFile, logger });
+        learning = await attachLearning(planner, {
+          file: plannerSettings.stateFile,
+          logger,
+          ...(options.shared?.learning ? { shared: options.shared.learning } : {}),
+        });
       // Off the start-up path, before the first call is likely to arrive.
       setImmediate(() => validator.warmUp()).unref();
     })();

@@ -22,6 +22,7 @@ export async function joinConfiguredCluster(
     redisUrl: resolved.redisUrl,
     endpoint: redisEndpoint(resolved.redisUrl),
     keyPrefix: resolved.keyPrefix,
+    ...(config.cluster === undefined ? {} : { learningSyncMs: config.cluster.learningSyncMs }),
     logger,
     ...(onRoundTrip === undefined ? {} : { onRoundTrip }),
   });

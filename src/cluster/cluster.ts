@@ -1,10 +1,11 @@
-// A process's membership of a cluster: its Redis connections and what they share (so far the change events).
+// A process's membership of a cluster: its Redis connections and what they share (change events, learned follow-up counts).
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { SharedServices } from '../create-host.js';
 import type { Logger } from '../host/index.js';
 import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
+import { RedisSharedLearning } from './shared-learning.js';
 import { SharedRedis } from './shared-redis.js';
 
 /** How long Redis may take to confirm a SUBSCRIBE. */
@@ -22,6 +23,8 @@ export interface ClusterOptions {
   commandTimeoutMs?: number;
   /** Told of each command sent to Redis (the `foresight_redis_roundtrips_total` metric). Default none. */
   onRoundTrip?: () => void;
+  /** How often the planner's learned counts are pushed and read back; default 5000 (`[cluster] learning_sync_ms`). */
+  learningSyncMs?: number;
 }
 
 export interface Cluster {
@@ -64,7 +67,11 @@ export function joinCluster(options: ClusterOptions): Cluster {
   events.start();
   bus.start();
   let closed = false;
-  const shared: SharedServices = {};
+  const shared: SharedServices = {
+    learning: new RedisSharedLearning(redis, {
+      ...(options.learningSyncMs === undefined ? {} : { syncEveryMs: options.learningSyncMs }),
+    }),
+  };
   return {
     bus,
     shared,

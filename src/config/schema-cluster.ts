@@ -1,15 +1,21 @@
 // The [cluster] table: several Foresight processes behind one load balancer share state through one Redis.
 import { closedTable, matching } from './leaf-schemas.js';
 import { ENV_NAME_PATTERN } from './schema-server.js';
+import { durationMs } from '../host/index.js';
 
 /** What keys and channels start with when the file says nothing. */
 export const DEFAULT_CLUSTER_KEY_PREFIX = 'foresight:';
+
+/** How often each process pushes its learned follow-up counts to Redis and reads the totals back. */
+export const DEFAULT_LEARNING_SYNC_MS = 5_000;
 
 export interface ClusterConfig {
   /** The environment variable holding the Redis URL (`redis://` or `rediss://`): a secret, it may hold a password. */
   redisUrlEnv: string;
   /** What every key and pub/sub channel starts with, so several deployments can share one Redis; default "foresight:". */
   keyPrefix: string;
+  /** How often the planner's learned counts are pushed and read back, in ms; default 5000. */
+  learningSyncMs: number;
 }
 
 export const ClusterConfigSchema = closedTable({
@@ -18,4 +24,9 @@ export const ClusterConfigSchema = closedTable({
   key_prefix: matching(/^\S+$/, 'a non-empty prefix without spaces such as "foresight:"').default(
     DEFAULT_CLUSTER_KEY_PREFIX,
   ),
-}).transform((raw): ClusterConfig => ({ redisUrlEnv: raw.redis_url_env, keyPrefix: raw.key_prefix }));
+  learning_sync_ms: durationMs({ min: 100, max: 3_600_000 }).default(DEFAULT_LEARNING_SYNC_MS),
+}).transform((raw): ClusterConfig => ({
+  redisUrlEnv: raw.redis_url_env,
+  keyPrefix: raw.key_prefix,
+  learningSyncMs: raw.learning_sync_ms,
+}));

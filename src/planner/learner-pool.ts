@@ -22,6 +22,11 @@ export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch'> {
   onSwitch?(change: AutoOffSwitch & { principal: string }): void;
   /** Clock for `seenAt` and `savedAt`, in epoch ms. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Told of each principal's learner as it is built, before it learns anything (what it holds then came from the
+   * state file): shared learning counts its contributions from there. Default: nothing.
+   */
+  onBuild?(principal: string, learner: TransitionLearner): void;
 }
 
 interface Live {
@@ -85,6 +90,7 @@ export class LearnerPool {
     };
     this.live.set(principal, entry);
     this.forgetBeyondCap();
+    this.options.onBuild?.(principal, entry.learner);
     return entry.learner;
   }
 
@@ -117,7 +123,8 @@ export class LearnerPool {
       return {
         seenAt: new Date(entry.seenAtMs).toISOString(),
         counters: { ...entry.counters },
-        ...entry.learner.toState(),
+        // What the other processes of a cluster learned for the principal too: this is what is shown.
+        ...entry.learner.toState(true),
       };
     return this.dormant.get(principal);
   }
