@@ -50,16 +50,18 @@ function member(
 }
 
 function learning(shared: SharedLearning, options: { state?: LearnedState; maxPrincipals?: number } = {}) {
-  let sync: LearningSync | undefined;
+  // The sync needs the pool and the pool's hook the sync: the hook finds it here once it exists.
+  const late: { sync?: LearningSync } = {};
   const pool = new LearnerPool(
     {
-      onBuild: (principal, learner) => sync?.track(principal, learner),
+      onBuild: (principal, learner) => late.sync?.track(principal, learner),
       ...(options.maxPrincipals === undefined ? {} : { maxPrincipals: options.maxPrincipals }),
     },
     options.state,
   );
   const logger = createMemoryLogger();
-  sync = new LearningSync({ pool, shared, logger });
+  const sync = new LearningSync({ pool, shared, logger });
+  late.sync = sync;
   return { pool, sync, syncLog: logger.records };
 }
 
