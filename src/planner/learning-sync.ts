@@ -6,6 +6,9 @@ import type { LearnerPool } from './learner-pool.js';
 import type { TransitionLearner } from './learning.js';
 import type { PrincipalDelta, SharedLearning } from './shared-learning.js';
 
+/** Principals per exchange (one script on Redis): about 5,000 hash fields for principals of 50 edges. */
+export const MAX_PRINCIPALS_PER_EXCHANGE = 50;
+
 /** Forgotten learners whose last counts are still to be pushed; past this, the oldest are dropped. */
 export const MAX_RETIRED_LEARNERS = 1_000;
 
@@ -73,48 +76,59 @@ export class LearningSync {
   }
 
   private async exchange(): Promise<void> {
-    const { pool, shared, logger } = this.options;
+    const { pool } = this.options;
     for (const entry of [...this.tracked.values()])
       if (pool.peek(entry.principal) !== entry.learner) {
         this.tracked.delete(entry.principal);
         this.retire(entry);
       }
-    const live = [...this.tracked.values()];
+    const entries = [...this.retired, ...this.tracked.values()];
+    let synced = 0;
+    // A script per batch, one after another: a long one would hold up every other client of Redis, and one over
+    // the command bound would be taken for failed after it ran (and its deltas pushed twice).
+    for (let start = 0; start < entries.length; start += MAX_PRINCIPALS_PER_EXCHANGE) {
+      const batch = entries.slice(start, start + MAX_PRINCIPALS_PER_EXCHANGE);
+      if (!(await this.exchangeBatch(batch))) break;
+      synced += batch.length;
+    }
+    if (synced > 0 && !this.shared) {
+      this.shared = true;
+      this.options.logger.info({ principals: synced }, 'planner: learned counts shared with the cluster');
+    }
+  }
+
+  /** Pushes the batch's deltas and reads its live learners' totals back; false when the store did not take them. */
+  private async exchangeBatch(batch: readonly Tracked[]): Promise<boolean> {
     const pushes: { entry: Tracked; own: LearnedCounts }[] = [];
     const deltas: PrincipalDelta[] = [];
-    for (const entry of [...this.retired, ...live]) {
+    for (const entry of batch) {
       const own = entry.learner.toState();
       const counts = countsMinus(own, entry.base);
       if (isEmpty(counts)) continue;
       pushes.push({ entry, own });
       deltas.push({ principal: entry.principal, counts });
     }
-    if (deltas.length === 0 && live.length === 0) {
-      this.retired = [];
-      return;
-    }
-    const result = await shared.exchange(
+    // Retired learners are pushed, never read back: nothing plans with them any more.
+    const live = batch.filter((entry) => this.tracked.get(entry.principal) === entry);
+    const result = await this.options.shared.exchange(
       deltas,
       live.map((entry) => entry.principal),
     );
     if (result.kind === 'unavailable') {
       // Kept: the deltas are the learners' counts beyond their base, pushed at the next exchange that works.
-      logger.debug(
+      this.options.logger.debug(
         { reason: result.reason, pending: deltas.length },
         'planner: learned counts not shared yet',
       );
-      return;
+      return false;
     }
     for (const { entry, own } of pushes) entry.base = own;
-    this.retired = this.retired.filter((entry) => !pushes.some((push) => push.entry === entry));
+    this.retired = this.retired.filter((entry) => !batch.includes(entry));
     for (const entry of live) {
       const totals = result.totals.get(entry.principal) ?? { tools: {}, edges: [] };
       entry.learner.useShared(countsMinus(totals, entry.base));
     }
-    if (!this.shared) {
-      this.shared = true;
-      logger.info({ principals: live.length }, 'planner: learned counts shared with the cluster');
-    }
+    return true;
   }
 
   private retire(entry: Tracked): void {
