@@ -193,6 +193,26 @@ describe.skipIf(!redis.ok)(
       await deleteKeys(prefix);
     });
 
+    it('many principals go out in batches, each principal’s totals right; close pushes what is left', async () => {
+      const prefix = testPrefix();
+      const a = member({ prefix });
+      const b = member({ prefix });
+      await until(() => a.cluster.reachable() && b.cluster.reachable(), 5_000, 'redis');
+      const principals = Array.from({ length: 120 }, (_, i) => `many-${i}`);
+      principals.forEach((principal, i) => teach(a.pool, principal, 1 + (i % 3)));
+      for (const principal of principals) b.pool.of(principal);
+      await a.sync.sync();
+      await b.sync.sync();
+      principals.forEach((principal, i) =>
+        expect(probability(b.pool, principal)).toBeCloseTo(estimate(1 + (i % 3)), 10),
+      );
+      // The last exchange, as a process makes it when it stops: what was taught since goes out.
+      teach(a.pool, 'many-0', 2);
+      await a.sync.close();
+      expect((await hash(`${prefix}learn:p:many-0`))[`o0|${EDGE}`]).toBe('3');
+      await deleteKeys(prefix);
+    });
+
     it('principals past the cap lose their counts, the least recently pushed first; every key has a TTL', async () => {
       const prefix = testPrefix();
       const logger = createMemoryLogger();
