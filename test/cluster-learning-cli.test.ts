@@ -1,7 +1,8 @@
 // The built CLI with [cluster]: what one `foresight serve --http` process learns reaches another through Redis. An
 // agent (2026-07-28 requests) teaches process A that it reads the first file a glob finds, a follow-up whose prior
 // (0.1) is under the planner's floor (0.3); process B, which never saw that habit, reads A's counts back and runs the
-// read ahead for the same principal, and the agent's read on B is answered from what B ran ahead.
+// read ahead for the same principal, and the agent's read on B is answered from what B ran ahead. And one stream's
+// calls spread over both processes (round-robin) are still matched: each call is relayed to the other's windows.
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -24,36 +25,38 @@ const STATS = 'foresight://planner/stats';
 const GLOB = 'workspace__glob';
 const READ = 'workspace__read_file';
 
-const CONFIG = [
-  '[server]',
-  'request_state_key_env = "FORESIGHT_RS_KEY"',
-  '',
-  '[cluster]',
-  'redis_url_env = "FORESIGHT_REDIS_URL"',
-  `key_prefix = "${PREFIX}"`,
-  'learning_sync_ms = 200',
-  '',
-  '[planner]',
-  // Each process its own file: the counts reach B through Redis alone.
-  'state_file = "planner-state.json"',
-  'max_waste_per_hit = inf',
-  '',
-  '[plugins.workspace]',
-  'root = "."',
-  '',
-  // Alone, this prior never clears the 0.3 floor: only what the agent is seen doing can lift it.
-  `[tools."${GLOB}"]`,
-  `follow_up = [{ tool = "${READ}", probability = 0.1, projection = "paths[*]", projection_arg = "path" }]`,
-  '',
-].join('\n');
+const config = (prefix: string) =>
+  [
+    '[server]',
+    'request_state_key_env = "FORESIGHT_RS_KEY"',
+    '',
+    '[cluster]',
+    'redis_url_env = "FORESIGHT_REDIS_URL"',
+    `key_prefix = "${prefix}"`,
+    'learning_sync_ms = 200',
+    '',
+    '[planner]',
+    // Each process its own file: the counts reach B through Redis alone.
+    'state_file = "planner-state.json"',
+    'max_waste_per_hit = inf',
+    '',
+    '[plugins.workspace]',
+    'root = "."',
+    '',
+    // Alone, this prior never clears the 0.3 floor: only what the agent is seen doing can lift it.
+    `[tools."${GLOB}"]`,
+    `follow_up = [{ tool = "${READ}", probability = 0.1, projection = "paths[*]", projection_arg = "path" }]`,
+    '',
+  ].join('\n');
 
-async function serve(): Promise<HttpServer> {
-  const cwd = await makeWorkspace({ ...WORKSPACE_FILES, 'foresight.toml': CONFIG });
+async function serve(prefix = PREFIX): Promise<HttpServer> {
+  const cwd = await makeWorkspace({ ...WORKSPACE_FILES, 'foresight.toml': config(prefix) });
   // A file changed just before a read counts as changed (coarse kernel timestamps): make them plainly older.
   const past = new Date(Date.now() - 60_000);
   for (const file of Object.keys(WORKSPACE_FILES)) await utimes(path.join(cwd, file), past, past);
   const server = await startHttpServer({ cwd, config: path.join(cwd, 'foresight.toml'), env: ENV });
   await server.waitForStderr(/"msg":"cluster: change events shared over redis"/);
+  await server.waitForStderr(/"msg":"cluster: agent calls relayed to the learning windows of every process"/);
   return server;
 }
 
@@ -85,9 +88,11 @@ afterEach(async () => {
   await killAll();
 });
 
+const PREFIX_RR = testPrefix();
+
 afterAll(async () => {
   await removeWorkspaces();
-  if (redis.ok) await deleteKeys(PREFIX);
+  if (redis.ok) await Promise.all([deleteKeys(PREFIX), deleteKeys(PREFIX_RR)]);
 });
 
 describe.skipIf(!redis.ok)(
@@ -133,6 +138,40 @@ describe.skipIf(!redis.ok)(
       expect(prefetchOf(read)).toMatchObject({ source: 'cache' });
       expect(JSON.stringify(read.response?.result?.content)).toContain('answer = 42');
       expect((await stats(b)).counters.hits).toBe(1);
+    });
+
+    it('one stream’s calls alternating between A and B (round-robin): A’s glob windows see the reads made on B', async () => {
+      const [a, b] = await Promise.all([serve(PREFIX_RR), serve(PREFIX_RR)]);
+      // Each glob on A, each read on B, as a round-robin balancer would send them: one stream (same principal and
+      // client) whose follow-ups A never sees itself.
+      for (let i = 0; i < 6; i += 1) {
+        await call(a, GLOB, { pattern: 'src/*.ts' });
+        await call(b, READ, { path: 'src/index.ts' });
+      }
+      // A's windows closed as matched: B relayed each read to them.
+      await vi.waitFor(
+        async () => {
+          const edge = globEdge(await stats(a));
+          expect(edge?.offered[0]).toBeGreaterThanOrEqual(5);
+          expect(edge?.matched[0]).toBe(edge?.offered[0]);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      // And B, which never ran a glob's window, learns them through the shared counts: it runs the read ahead.
+      await vi.waitFor(async () => expect(globEdge(await stats(b))?.matched[0]).toBeGreaterThanOrEqual(5), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      await call(b, GLOB, { pattern: 'src/*.ts' });
+      await vi.waitFor(
+        async () => {
+          const now = await stats(b);
+          expect(now.counters.dispatched).toBe(1);
+          expect(now.inFlight + now.queued).toBe(0);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(prefetchOf(await call(b, READ, { path: 'src/index.ts' }))).toMatchObject({ source: 'cache' });
     });
   },
 );

@@ -38,7 +38,7 @@ const ARGS = '{"path":"a.ts"}';
 const PRIOR = 0.1;
 const K = 8; // the learner's default prior strength
 
-/** A cluster member's planner learning, wired as attachLearning wires it: a pool whose learners the sync tracks. */
+/** A cluster member's planner learning, wired as attachLearning wires it: the sync tracks the pool's learners and relays their calls. */
 function member(
   options: { url?: string; prefix?: string; state?: LearnedState; maxPrincipals?: number } = {},
 ) {
@@ -55,6 +55,7 @@ function learning(shared: SharedLearning, options: { state?: LearnedState; maxPr
   const pool = new LearnerPool(
     {
       onBuild: (principal, learner) => late.sync?.track(principal, learner),
+      onCall: (principal, stream, tool, argsKey) => late.sync?.relay(principal, stream, tool, argsKey),
       ...(options.maxPrincipals === undefined ? {} : { maxPrincipals: options.maxPrincipals }),
     },
     options.state,
@@ -210,6 +211,42 @@ describe.skipIf(!redis.ok)(
       teach(a.pool, 'many-0', 2);
       await a.sync.close();
       expect((await hash(`${prefix}learn:p:many-0`))[`o0|${EDGE}`]).toBe('3');
+      await deleteKeys(prefix);
+    });
+
+    it('a call relayed from another member reaches the open windows of its stream; a 2025 session’s is not relayed', async () => {
+      const prefix = testPrefix();
+      const a = member({ prefix });
+      const b = member({ prefix });
+      const relaying = (m: typeof a) =>
+        m.logger.records.some((record) => String(record.msg).startsWith('cluster: agent calls relayed'));
+      await until(() => relaying(a) && relaying(b), 5_000, 'the relay subscriptions');
+      // A 2026-07-28 stream (its id the same on every process) and a 2025 session (a UUID of one process).
+      for (const stream of ['["address:10.0.0.7","agent@1"]', 'c0ffee00-0000-4000-8000-000000000000']) {
+        const learner = a.pool.of('hank');
+        const call = learner.observeCall(stream, FROM, '');
+        learner.observePlanned(call, [
+          { to: TO, prior: PRIOR, sets: [{ argsKey: ARGS, status: 'skipped' }] },
+        ]);
+        b.pool.of('hank').observeCall(stream, TO, ARGS);
+      }
+      await until(
+        () =>
+          a.pool
+            .of('hank')
+            .toState()
+            .edges.some((edge) => edge.followed > 0),
+        5_000,
+        'the relayed read',
+      );
+      const learner = a.pool.of('hank');
+      learner.endSession('["address:10.0.0.7","agent@1"]');
+      learner.endSession('c0ffee00-0000-4000-8000-000000000000');
+      // Two windows offered the read; only the modern stream's saw it, from B. A counted no read call itself.
+      expect(learner.toState().edges).toEqual([
+        expect.objectContaining({ from: FROM, to: TO, followed: 1, offered: [2, 0, 0], matched: [1, 0, 0] }),
+      ]);
+      expect(learner.toState().tools[TO]).toBeUndefined();
       await deleteKeys(prefix);
     });
 

@@ -1,11 +1,13 @@
 // The planner's learned follow-up counts shared over Redis: each process adds its deltas to a hash per principal and
 // reads the totals back, in one Lua script, so that no exchange is ever half applied or read half applied.
+import { randomUUID } from 'node:crypto';
 import {
   type LearnedCounts,
   type LearnedEdgeState,
   type LearningExchange,
   MAX_ARGUMENT_SETS_PER_LINK,
   type PrincipalDelta,
+  type RelayedCall,
   type SharedLearning,
 } from '../planner/index.js';
 import { DEFAULT_LEARNING_SYNC_MS } from '../config/index.js';
@@ -19,6 +21,10 @@ export const MAX_SHARED_PRINCIPALS = 1_000;
 /** Under the prefix: a hash per principal, and the index of principals by last push. */
 const HASH_KEY = 'learn:p:';
 const INDEX_KEY = 'learn:principals';
+/** The channel agent calls are relayed on, for the learning windows of the other processes. */
+export const CALLS_CHANNEL = 'learn:calls';
+/** Arguments longer than this (canonical JSON) are not relayed: the call still reaches the windows, unmatched. */
+export const MAX_RELAYED_ARGS_CHARS = 4_096;
 
 // KEYS[1]: the index (sorted set of principals, scored by their last push in ms). KEYS[2..]: one hash per entry.
 // ARGV: now ms, TTL ms, max principals, the hashes' key prefix, then per entry: principal, "push" or "read", field
@@ -78,6 +84,8 @@ export class RedisSharedLearning implements SharedLearning {
   private readonly maxPrincipals: number;
   private readonly now: () => number;
   private sha: string | undefined;
+  private readonly origin = randomUUID();
+  private readonly listeners: ((call: RelayedCall) => void)[] = [];
 
   constructor(
     private readonly redis: SharedRedis,
@@ -120,6 +128,53 @@ export class RedisSharedLearning implements SharedLearning {
     const totals = new Map<string, LearnedCounts>();
     read.forEach((principal, i) => totals.set(principal, countsOf(reply[i])));
     return { kind: 'synced', totals };
+  }
+
+  relayCall(call: RelayedCall): void {
+    const argsKey = call.argsKey.length <= MAX_RELAYED_ARGS_CHARS ? call.argsKey : '';
+    // PUBLISH is refused at once while Redis is down: that call is missed by the others' windows, nothing more.
+    this.redis.publish(
+      CALLS_CHANNEL,
+      JSON.stringify({ from: this.origin, p: call.principal, s: call.stream, t: call.tool, a: argsKey }),
+    );
+  }
+
+  onRelayedCall(listener: (call: RelayedCall) => void): void {
+    this.listeners.push(listener);
+    if (this.listeners.length > 1) return;
+    let confirmed = false;
+    this.redis.subscribe(
+      CALLS_CHANNEL,
+      (message) => {
+        const call = this.parseRelayed(message);
+        if (call !== undefined) for (const hear of this.listeners) hear(call);
+      },
+      () => {
+        // Once per process: from here the other processes' calls reach this one's learning windows.
+        if (confirmed) return;
+        confirmed = true;
+        this.redis.logger.info(
+          { channel: this.redis.key(CALLS_CHANNEL) },
+          'cluster: agent calls relayed to the learning windows of every process',
+        );
+      },
+    );
+  }
+
+  /** A call another process relayed, or undefined for this process's own echo and for anything else. */
+  private parseRelayed(message: string): RelayedCall | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(message);
+    } catch {
+      return undefined;
+    }
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { from, p, s, t, a } = value as Record<string, unknown>;
+    if (from === this.origin) return undefined;
+    if (typeof p !== 'string' || typeof s !== 'string' || typeof t !== 'string' || typeof a !== 'string')
+      return undefined;
+    return { principal: p, stream: s, tool: t, argsKey: a };
   }
 
   /** EVALSHA, and EVAL once when Redis does not know the script (first use, or after a restart). */

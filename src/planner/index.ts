@@ -39,7 +39,7 @@ export type {
 } from './planner.js';
 export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
 export type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from './shared-speculation.js';
-export type { LearningExchange, PrincipalDelta, SharedLearning } from './shared-learning.js';
+export type { LearningExchange, PrincipalDelta, RelayedCall, SharedLearning } from './shared-learning.js';
 export {
   LearningSync,
   countsMinus,

@@ -12,7 +12,7 @@ import {
 } from './learned-state.js';
 import { type AutoOffSwitch, type LearnerOptions, TransitionLearner } from './learning.js';
 
-export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch'> {
+export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch' | 'onCall'> {
   /**
    * Principals kept (learners in memory and entries loaded from the file together); one more forgets the least
    * recently seen, with what it learned since the last save. Default DEFAULT_MAX_PRINCIPALS (1,000).
@@ -27,6 +27,8 @@ export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch'> {
    * state file): shared learning counts its contributions from there. Default: nothing.
    */
   onBuild?(principal: string, learner: TransitionLearner): void;
+  /** Told of each agent call a principal's learner observes (to relay it across a cluster). Default: nothing. */
+  onCall?(principal: string, session: string, tool: string, argsKey: string): void;
 }
 
 interface Live {
@@ -178,11 +180,12 @@ export class LearnerPool {
   }
 
   private build(saved: LearnedCounts | undefined, principal: string): TransitionLearner {
-    const { onSwitch } = this.options;
+    const { onSwitch, onCall } = this.options;
     return new TransitionLearner(
       {
         ...this.options,
         onSwitch: onSwitch && ((change) => onSwitch({ ...change, principal })),
+        onCall: onCall && ((session, tool, argsKey) => onCall(principal, session, tool, argsKey)),
       },
       saved,
     );

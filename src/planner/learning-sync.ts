@@ -47,6 +47,17 @@ export class LearningSync {
 
   constructor(private readonly options: LearningSyncOptions) {
     this.maxRetired = options.maxRetired ?? MAX_RETIRED_LEARNERS;
+    // A stream's next call may land on another process: its windows here still see it (peek: a principal this
+    // process has no learner for has no window to feed).
+    options.shared.onRelayedCall?.((call) =>
+      options.pool.peek(call.principal)?.observeElsewhere(call.stream, call.tool, call.argsKey),
+    );
+  }
+
+  /** An agent call observed here: told to the other processes when its stream may reach them too. */
+  relay(principal: string, stream: string, tool: string, argsKey: string): void {
+    if (!mayCrossProcesses(stream)) return;
+    this.options.shared.relayCall?.({ principal, stream, tool, argsKey });
   }
 
   /** A learner the pool just built for `principal` (before it learned anything). */
@@ -142,6 +153,15 @@ export class LearningSync {
       );
     }
   }
+}
+
+/**
+ * Whether a stream's calls may land on several processes: a 2026-07-28 stream, whose id (`modernStreamKey`, a JSON
+ * array of principal, client and trace) every process derives alike. A stdio connection's or a 2025 session's id is
+ * a random UUID that lives in one process (sessions need affinity): relaying its calls would reach no one.
+ */
+export function mayCrossProcesses(stream: string): boolean {
+  return stream.startsWith('[');
 }
 
 const grown = (now: number | undefined, then: number | undefined) => Math.max(0, (now ?? 0) - (then ?? 0));

@@ -68,6 +68,8 @@ export interface LearnerOptions {
   maxSessions?: number;
   /** Told when auto-off switches a tool, after the learner has updated. Default: nothing. */
   onSwitch?(change: AutoOffSwitch): void;
+  /** Told of each agent call observed (to relay it to the other processes of a cluster). Default: nothing. */
+  onCall?(session: string, tool: string, argsKey: string): void;
 }
 
 /** A learned edge for display. */
@@ -142,6 +144,7 @@ export class TransitionLearner {
   private readonly maxOpenWindows: number;
   private readonly maxSessions: number;
   private readonly onSwitch: (change: AutoOffSwitch) => void;
+  private readonly onCall: LearnerOptions['onCall'];
   private readonly tools = new Map<string, ToolStats>();
   private readonly edgeStats = new Map<string, LearnedEdgeState>();
   private readonly sessions = new Map<string, SessionWindows>();
@@ -173,6 +176,7 @@ export class TransitionLearner {
     this.maxOpenWindows = positiveInt(options.maxOpenWindowsPerSession ?? 64, 'maxOpenWindowsPerSession');
     this.maxSessions = positiveInt(options.maxSessions ?? 1024, 'maxSessions');
     this.onSwitch = options.onSwitch ?? (() => {});
+    this.onCall = options.onCall;
     if (state !== undefined) this.restore(state);
   }
 
@@ -201,7 +205,20 @@ export class TransitionLearner {
     };
     open.push(window);
     if (open.length > this.maxOpenWindows) this.close(open.shift()!);
+    this.onCall?.(session, tool, argsKey);
     return window;
+  }
+
+  /**
+   * The agent called `tool` in `session` on another process of a cluster (a stream's calls may land on any): the
+   * session's open windows here see it as a later call, so what this process planned is matched whatever process
+   * the follow-up reached. It is not counted as a call here (its own process counts it) and opens no window.
+   */
+  observeElsewhere(session: string, tool: string, argsKey: string): void {
+    const open = this.sessions.get(session)?.open;
+    if (open === undefined) return;
+    for (const window of open) this.record(window, tool, argsKey);
+    while (open[0] !== undefined && open[0].later.length >= this.lagWindow) this.close(open.shift()!);
   }
 
   /**

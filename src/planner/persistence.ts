@@ -47,6 +47,7 @@ export async function attachLearning(
     {
       maxPrincipals: options.maxPrincipals,
       onBuild: (principal, learner) => sync?.track(principal, learner),
+      onCall: (principal, stream, tool, argsKey) => sync?.relay(principal, stream, tool, argsKey),
       // A principal is a subject or a fingerprint, never a token: it may be logged.
       onSwitch: (change) =>
         logger.info(

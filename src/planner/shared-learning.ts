@@ -19,6 +19,16 @@ export type LearningExchange =
    */
   | { kind: 'unavailable'; reason: string };
 
+/** An agent call one process saw, for the others whose learning windows are open on the same stream. */
+export interface RelayedCall {
+  principal: string;
+  /** The agent stream's id (a 2026-07-28 stream's is the same on every process). */
+  stream: string;
+  tool: string;
+  /** Canonical JSON of the arguments ('' when the tool is no follow-up target, or the JSON is too long to send). */
+  argsKey: string;
+}
+
 export interface SharedLearning {
   /** How often a process exchanges its counts (push its deltas, read the totals back), in ms. */
   readonly syncEveryMs: number;
@@ -27,4 +37,8 @@ export interface SharedLearning {
    * hold these deltas and no half of anyone's. Never rejects.
    */
   exchange(deltas: readonly PrincipalDelta[], read: readonly string[]): Promise<LearningExchange>;
+  /** Tells the other processes of an agent call, at once and without waiting; lost while the store is down. */
+  relayCall?(call: RelayedCall): void;
+  /** Hears the calls the other processes relay (never this process's own). */
+  onRelayedCall?(listener: (call: RelayedCall) => void): void;
 }
