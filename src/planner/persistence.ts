@@ -3,6 +3,7 @@
 import type { Logger } from '../host/index.js';
 import { LearnerPool } from './learner-pool.js';
 import { LearningSync } from './learning-sync.js';
+import type { TransitionLearner } from './learning.js';
 import type { Planner } from './planner.js';
 import type { SharedLearning } from './shared-learning.js';
 import { PlannerStateStore } from './state-file.js';
@@ -46,8 +47,14 @@ export async function attachLearning(
   const learners = new LearnerPool(
     {
       maxPrincipals: options.maxPrincipals,
-      onBuild: (principal, learner) => sync?.track(principal, learner),
-      onCall: (principal, stream, tool, argsKey) => sync?.relay(principal, stream, tool, argsKey),
+      // Only in a cluster: a single process pays nothing per call for sharing it does not do.
+      ...(options.shared === undefined
+        ? {}
+        : {
+            onBuild: (principal: string, learner: TransitionLearner) => sync?.track(principal, learner),
+            onCall: (principal: string, stream: string, tool: string, argsKey: string) =>
+              sync?.relay(principal, stream, tool, argsKey),
+          }),
       // A principal is a subject or a fingerprint, never a token: it may be logged.
       onSwitch: (change) =>
         logger.info(
