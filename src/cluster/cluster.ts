@@ -1,4 +1,4 @@
-// A process's membership of a cluster: its Redis connections and what they share (change events, learned follow-up counts).
+// A process's membership of a cluster: its Redis connections and what they share (change events, learning).
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { SharedServices } from '../create-host.js';
 import type { Logger } from '../host/index.js';
