@@ -59,6 +59,7 @@ import {
   PLANNER_STATS_URI,
   Planner,
   type PlannerLearning,
+  type SharedLearning,
   type SharedSpeculation,
   attachLearning,
 } from './planner/index.js';
@@ -159,6 +160,8 @@ export interface SharedServices {
   speculation?: SharedSpeculation;
   /** Each plugin instance's `PluginContext.sharedState` (trackers' metadata loaded by one process, read by all). */
   pluginState?: SharedPluginStates;
+  /** Follow-up counts each process learns, added up for all and read back (the planner's learning across processes). */
+  learning?: SharedLearning;
 }
 
 export interface HttpOptions {
@@ -495,7 +498,11 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
           if (options.logRuleProblems !== false) ruleLog.start(tools);
         });
       if (plannerSettings.enabled && plannerSettings.learning)
-        learning = await attachLearning(planner, { file: plannerSettings.stateFile, logger });
+        learning = await attachLearning(planner, {
+          file: plannerSettings.stateFile,
+          logger,
+          ...(options.shared?.learning ? { shared: options.shared.learning } : {}),
+        });
       // Off the start-up path, before the first call is likely to arrive.
       setImmediate(() => validator.warmUp()).unref();
     })();

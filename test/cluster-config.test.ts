@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   DEFAULT_CLUSTER_KEY_PREFIX,
+  DEFAULT_LEARNING_SYNC_MS,
   parseConfig,
   redactSecrets,
   resolveCluster,
@@ -34,8 +35,10 @@ describe('[cluster]', () => {
       redisUrlEnv: 'FORESIGHT_REDIS_URL',
       keyPrefix: DEFAULT_CLUSTER_KEY_PREFIX,
       claimTimeoutS: 10,
+      learningSyncMs: DEFAULT_LEARNING_SYNC_MS,
     });
     expect(DEFAULT_CLUSTER_KEY_PREFIX).toBe('foresight:');
+    expect(DEFAULT_LEARNING_SYNC_MS).toBe(5_000);
     expect(resolveCluster(config, ENV)).toEqual({
       redisUrl: 'redis://127.0.0.1:6379',
       keyPrefix: 'foresight:',
@@ -57,6 +60,16 @@ describe('[cluster]', () => {
       `${SERVER}[cluster]\nredis_url_env = "FORESIGHT_REDIS_URL"\nkey_prefix = "team-a:foresight:"\n`,
     );
     expect(config.cluster?.keyPrefix).toBe('team-a:foresight:');
+  });
+
+  test('learning_sync_ms: how often learned counts are shared, from 100 ms to an hour', () => {
+    const config = parse(
+      `${SERVER}[cluster]\nredis_url_env = "FORESIGHT_REDIS_URL"\nlearning_sync_ms = 250\n`,
+    );
+    expect(config.cluster?.learningSyncMs).toBe(250);
+    expect(
+      failure(`${SERVER}[cluster]\nredis_url_env = "FORESIGHT_REDIS_URL"\nlearning_sync_ms = 10\n`),
+    ).toMatch(new RegExp(`^${FILE}:5: cluster\\.learning_sync_ms: `));
   });
 
   test('an empty prefix or one with a space is refused, naming the key and what is allowed', () => {

@@ -23,6 +23,7 @@ export async function joinConfiguredCluster(
     endpoint: redisEndpoint(resolved.redisUrl),
     keyPrefix: resolved.keyPrefix,
     claimTimeoutMs: resolved.claimTimeoutS * 1000,
+    ...(config.cluster === undefined ? {} : { learningSyncMs: config.cluster.learningSyncMs }),
     logger,
     ...(onRoundTrip === undefined ? {} : { onRoundTrip }),
   });

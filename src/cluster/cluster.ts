@@ -1,4 +1,4 @@
-// A process's membership of a cluster: its Redis connections and what they share (so far the change events).
+// A process's membership of a cluster: its Redis connections and what they share (change events, learning).
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { SharedServices } from '../create-host.js';
 import { DEFAULT_CLAIM_TIMEOUT_S } from '../config/index.js';
@@ -7,6 +7,7 @@ import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
 import { RedisPluginStates } from './shared-metadata.js';
+import { RedisSharedLearning } from './shared-learning.js';
 import { SharedRedis } from './shared-redis.js';
 import { RedisSpeculation } from './shared-speculation.js';
 
@@ -27,6 +28,8 @@ export interface ClusterOptions {
   commandTimeoutMs?: number;
   /** Told of each command sent to Redis (the `foresight_redis_roundtrips_total` metric). Default none. */
   onRoundTrip?: () => void;
+  /** How often the planner's learned counts are pushed and read back; default 5000 (`[cluster] learning_sync_ms`). */
+  learningSyncMs?: number;
 }
 
 export interface Cluster {
@@ -74,6 +77,9 @@ export function joinCluster(options: ClusterOptions): Cluster {
       claimTimeoutMs: options.claimTimeoutMs ?? DEFAULT_CLAIM_TIMEOUT_S * 1000,
     }),
     pluginState: new RedisPluginStates(redis),
+    learning: new RedisSharedLearning(redis, {
+      ...(options.learningSyncMs === undefined ? {} : { syncEveryMs: options.learningSyncMs }),
+    }),
   };
   return {
     bus,

@@ -4,3 +4,9 @@ export { RedisServerEventBus } from './event-bus.js';
 export { SharedRedis } from './shared-redis.js';
 export { RedisPluginStates } from './shared-metadata.js';
 export { type RedisProbe, DEFAULT_PROBE_TIMEOUT_MS, probeRedis } from './probe.js';
+export {
+  RedisSharedLearning,
+  type RedisSharedLearningOptions,
+  LEARNING_TTL_MS,
+  MAX_SHARED_PRINCIPALS,
+} from './shared-learning.js';

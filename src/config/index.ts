@@ -23,7 +23,12 @@ export type { ToolOverride } from './schema-tools.js';
 export type { FormatConfig } from './schema-format.js';
 export type { PlannerConfig } from './schema-file.js';
 export type { AuditConfig } from './schema-audit.js';
-export { type ClusterConfig, DEFAULT_CLAIM_TIMEOUT_S, DEFAULT_CLUSTER_KEY_PREFIX } from './schema-cluster.js';
+export {
+  type ClusterConfig,
+  DEFAULT_CLAIM_TIMEOUT_S,
+  DEFAULT_CLUSTER_KEY_PREFIX,
+  DEFAULT_LEARNING_SYNC_MS,
+} from './schema-cluster.js';
 export { type ResolvedCluster, redisEndpoint, resolveCluster } from './cluster-secrets.js';
 export type { LoadConfigOptions } from './load.js';
 

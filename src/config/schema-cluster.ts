@@ -1,10 +1,13 @@
 // The [cluster] table: several Foresight processes behind one load balancer share state through one Redis.
-import { durationS } from '../host/index.js';
+import { durationMs, durationS } from '../host/index.js';
 import { closedTable, matching } from './leaf-schemas.js';
 import { ENV_NAME_PATTERN } from './schema-server.js';
 
 /** What keys and channels start with when the file says nothing. */
 export const DEFAULT_CLUSTER_KEY_PREFIX = 'foresight:';
+
+/** How often each process pushes its learned follow-up counts to Redis and reads the totals back. */
+export const DEFAULT_LEARNING_SYNC_MS = 5_000;
 
 export interface ClusterConfig {
   /** The environment variable holding the Redis URL (`redis://` or `rediss://`): a secret, it may hold a password. */
@@ -16,6 +19,8 @@ export interface ClusterConfig {
    * at most this long for the claim holder's result (a holder that died lets it go then); default 10 s.
    */
   claimTimeoutS: number;
+  /** How often the planner's learned counts are pushed and read back, in ms; default 5000. */
+  learningSyncMs: number;
 }
 
 /** Long enough for a slow tracker search, short enough that a dead claim holder costs one wait at most. */
@@ -30,8 +35,10 @@ export const ClusterConfigSchema = closedTable({
     DEFAULT_CLUSTER_KEY_PREFIX,
   ),
   claim_timeout_s: durationS({ min: 1, max: MAX_CLAIM_TIMEOUT_S }).default(DEFAULT_CLAIM_TIMEOUT_S),
+  learning_sync_ms: durationMs({ min: 100, max: 3_600_000 }).default(DEFAULT_LEARNING_SYNC_MS),
 }).transform((raw): ClusterConfig => ({
   redisUrlEnv: raw.redis_url_env,
   keyPrefix: raw.key_prefix,
   claimTimeoutS: raw.claim_timeout_s,
+  learningSyncMs: raw.learning_sync_ms,
 }));

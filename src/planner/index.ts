@@ -39,6 +39,13 @@ export type {
 } from './planner.js';
 export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
 export type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from './shared-speculation.js';
+export type { LearningExchange, PrincipalDelta, RelayedCall, SharedLearning } from './shared-learning.js';
+export {
+  LearningSync,
+  countsMinus,
+  MAX_RETIRED_LEARNERS,
+  type LearningSyncOptions,
+} from './learning-sync.js';
 export { type PlannerCounters, COUNTER_NAMES, zeroCounters } from './counters.js';
 export {
   attachLearning,

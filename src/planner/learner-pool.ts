@@ -12,7 +12,7 @@ import {
 } from './learned-state.js';
 import { type AutoOffSwitch, type LearnerOptions, TransitionLearner } from './learning.js';
 
-export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch'> {
+export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch' | 'onCall'> {
   /**
    * Principals kept (learners in memory and entries loaded from the file together); one more forgets the least
    * recently seen, with what it learned since the last save. Default DEFAULT_MAX_PRINCIPALS (1,000).
@@ -22,6 +22,13 @@ export interface LearnerPoolOptions extends Omit<LearnerOptions, 'onSwitch'> {
   onSwitch?(change: AutoOffSwitch & { principal: string }): void;
   /** Clock for `seenAt` and `savedAt`, in epoch ms. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Told of each principal's learner as it is built, before it learns anything (what it holds then came from the
+   * state file): shared learning counts its contributions from there. Default: nothing.
+   */
+  onBuild?(principal: string, learner: TransitionLearner): void;
+  /** Told of each agent call a principal's learner observes (to relay it across a cluster). Default: nothing. */
+  onCall?(principal: string, session: string, tool: string, argsKey: string): void;
 }
 
 interface Live {
@@ -85,6 +92,7 @@ export class LearnerPool {
     };
     this.live.set(principal, entry);
     this.forgetBeyondCap();
+    this.options.onBuild?.(principal, entry.learner);
     return entry.learner;
   }
 
@@ -117,7 +125,8 @@ export class LearnerPool {
       return {
         seenAt: new Date(entry.seenAtMs).toISOString(),
         counters: { ...entry.counters },
-        ...entry.learner.toState(),
+        // What the other processes of a cluster learned for the principal too: this is what is shown.
+        ...entry.learner.toState(true),
       };
     return this.dormant.get(principal);
   }
@@ -171,11 +180,12 @@ export class LearnerPool {
   }
 
   private build(saved: LearnedCounts | undefined, principal: string): TransitionLearner {
-    const { onSwitch } = this.options;
+    const { onSwitch, onCall } = this.options;
     return new TransitionLearner(
       {
         ...this.options,
         onSwitch: onSwitch && ((change) => onSwitch({ ...change, principal })),
+        onCall: onCall && ((session, tool, argsKey) => onCall(principal, session, tool, argsKey)),
       },
       saved,
     );

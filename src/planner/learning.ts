@@ -68,6 +68,8 @@ export interface LearnerOptions {
   maxSessions?: number;
   /** Told when auto-off switches a tool, after the learner has updated. Default: nothing. */
   onSwitch?(change: AutoOffSwitch): void;
+  /** Told of each agent call observed (to relay it to the other processes of a cluster). Default: nothing. */
+  onCall?(session: string, tool: string, argsKey: string): void;
 }
 
 /** A learned edge for display. */
@@ -142,9 +144,15 @@ export class TransitionLearner {
   private readonly maxOpenWindows: number;
   private readonly maxSessions: number;
   private readonly onSwitch: (change: AutoOffSwitch) => void;
+  private readonly onCall: LearnerOptions['onCall'];
   private readonly tools = new Map<string, ToolStats>();
   private readonly edgeStats = new Map<string, LearnedEdgeState>();
   private readonly sessions = new Map<string, SessionWindows>();
+  /**
+   * What the other processes of a cluster learned for this principal (their counts only, never this learner's own):
+   * added to the own counts when estimating and when shown, never saved (see `useShared`).
+   */
+  private others: { tools: Map<string, number>; edges: Map<string, LearnedEdgeState> } | undefined;
   /** Counts observed calls: a session's `lastActive` is the count at its latest call. */
   private activity = 0;
 
@@ -168,6 +176,7 @@ export class TransitionLearner {
     this.maxOpenWindows = positiveInt(options.maxOpenWindowsPerSession ?? 64, 'maxOpenWindowsPerSession');
     this.maxSessions = positiveInt(options.maxSessions ?? 1024, 'maxSessions');
     this.onSwitch = options.onSwitch ?? (() => {});
+    this.onCall = options.onCall;
     if (state !== undefined) this.restore(state);
   }
 
@@ -196,7 +205,20 @@ export class TransitionLearner {
     };
     open.push(window);
     if (open.length > this.maxOpenWindows) this.close(open.shift()!);
+    this.onCall?.(session, tool, argsKey);
     return window;
+  }
+
+  /**
+   * The agent called `tool` in `session` on another process of a cluster (a stream's calls may land on any): the
+   * session's open windows here see it as a later call, so what this process planned is matched whatever process
+   * the follow-up reached. It is not counted as a call here (its own process counts it) and opens no window.
+   */
+  observeElsewhere(session: string, tool: string, argsKey: string): void {
+    const open = this.sessions.get(session)?.open;
+    if (open === undefined) return;
+    for (const window of open) this.record(window, tool, argsKey);
+    while (open[0] !== undefined && open[0].later.length >= this.lagWindow) this.close(open.shift()!);
   }
 
   /**
@@ -229,10 +251,24 @@ export class TransitionLearner {
    */
   probability(from: string, to: string, position: number, prior: number, via?: string): number {
     const m = positionPrior(prior, position);
-    const edge = this.edgeStats.get(edgeKey(from, to, via));
-    const offered = edge?.offered[position] ?? 0;
-    const matched = Math.min(edge?.matched[position] ?? 0, offered);
+    const key = edgeKey(from, to, via);
+    const edge = this.edgeStats.get(key);
+    const other = this.others?.edges.get(key);
+    const offered = (edge?.offered[position] ?? 0) + (other?.offered[position] ?? 0);
+    const matched = Math.min((edge?.matched[position] ?? 0) + (other?.matched[position] ?? 0), offered);
     return (m * this.priorStrength + matched) / (this.priorStrength + offered);
+  }
+
+  /**
+   * Replaces what the other processes of a cluster counted for this principal (the shared totals minus what this
+   * learner contributed to them). Estimates and `edges()` add it to the own counts; `toState()` leaves it out, as
+   * the state file holds what this process learned; `toState(true)` puts it in (for what is shown).
+   */
+  useShared(others: LearnedCounts): void {
+    this.others = {
+      tools: new Map(Object.entries(others.tools).map(([tool, state]) => [tool, state.calls])),
+      edges: new Map(others.edges.map((edge) => [edgeKey(edge.from, edge.to, edge.via), copyEdge(edge)])),
+    };
   }
 
   /** False while auto-off has speculation for this target tool switched off. */
@@ -254,6 +290,9 @@ export class TransitionLearner {
 
   /** Every learned edge, with the calls of its `from` and the learned rate. */
   edges(): LearnedEdge[] {
+    const { others } = this;
+    if (others !== undefined)
+      return new TransitionLearner({ priorStrength: this.priorStrength }, this.toState(true)).edges();
     return [...this.edgeStats.values()].map((edge) => {
       // A planner-made link (`via`) is followed only where it was planned: its rate is its first set's.
       if (edge.via !== undefined) {
@@ -276,8 +315,11 @@ export class TransitionLearner {
       .map(([tool, stats]) => ({ tool, useRate: useRate(stats.ring), samples: stats.ring.length }));
   }
 
-  /** Everything learned, as plain JSON. Open windows are not in it (they are counted when they close). */
-  toState(): LearnedCounts {
+  /**
+   * Everything learned, as plain JSON. Open windows are not in it (they are counted when they close). With
+   * `withShared`, the other processes' counts (see `useShared`) are added in.
+   */
+  toState(withShared = false): LearnedCounts {
     const tools: LearnedCounts['tools'] = {};
     for (const [tool, stats] of this.tools)
       tools[tool] = {
@@ -285,7 +327,24 @@ export class TransitionLearner {
         ...(stats.ring.length > 0 ? { ring: [...stats.ring] } : {}),
         ...(stats.off ? { off: true } : {}),
       };
-    return { tools, edges: [...this.edgeStats.values()].map(copyEdge) };
+    const edges = new Map([...this.edgeStats].map(([key, edge]) => [key, copyEdge(edge)]));
+    const { others } = this;
+    if (withShared && others !== undefined) {
+      for (const [tool, calls] of others.tools)
+        tools[tool] = { ...tools[tool], calls: (tools[tool]?.calls ?? 0) + calls };
+      for (const [key, other] of others.edges) {
+        const edge = edges.get(key);
+        if (edge === undefined) edges.set(key, copyEdge(other));
+        else {
+          edge.followed += other.followed;
+          other.offered.forEach((n, i) => (edge.offered[i] = (edge.offered[i] ?? 0) + n));
+          other.matched.forEach((n, i) => (edge.matched[i] = (edge.matched[i] ?? 0) + n));
+          // This process plans with its own graph: its prior for the edge wins when it has one.
+          if (edge.prior === 0) edge.prior = other.prior;
+        }
+      }
+    }
+    return { tools, edges: [...edges.values()] };
   }
 
   private restore(state: LearnedCounts): void {

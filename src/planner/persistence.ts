@@ -2,7 +2,10 @@
 // it runs and at close.
 import type { Logger } from '../host/index.js';
 import { LearnerPool } from './learner-pool.js';
+import { LearningSync } from './learning-sync.js';
+import type { TransitionLearner } from './learning.js';
 import type { Planner } from './planner.js';
+import type { SharedLearning } from './shared-learning.js';
 import { PlannerStateStore } from './state-file.js';
 
 /** How often the learned counts are written while the server runs. */
@@ -24,6 +27,8 @@ export interface AttachLearningOptions {
   saveEveryMs?: number;
   /** Principals learned for, in memory and in the file. Default DEFAULT_MAX_PRINCIPALS (1,000). */
   maxPrincipals?: number;
+  /** What the other processes of a cluster learn, shared both ways. Default none: this process learns alone. */
+  shared?: SharedLearning;
 }
 
 /** Loads the saved counts, gives the planner a learner built from them, and keeps saving. */
@@ -38,9 +43,18 @@ export async function attachLearning(
     maxPrincipals: options.maxPrincipals,
   });
   const saved = await store.load();
+  let sync: LearningSync | undefined;
   const learners = new LearnerPool(
     {
       maxPrincipals: options.maxPrincipals,
+      // Only in a cluster: a single process pays nothing per call for sharing it does not do.
+      ...(options.shared === undefined
+        ? {}
+        : {
+            onBuild: (principal: string, learner: TransitionLearner) => sync?.track(principal, learner),
+            onCall: (principal: string, stream: string, tool: string, argsKey: string) =>
+              sync?.relay(principal, stream, tool, argsKey),
+          }),
       // A principal is a subject or a fingerprint, never a token: it may be logged.
       onSwitch: (change) =>
         logger.info(
@@ -57,6 +71,10 @@ export async function attachLearning(
     },
     saved,
   );
+  if (options.shared !== undefined) {
+    sync = new LearningSync({ pool: learners, shared: options.shared, logger });
+    sync.start();
+  }
   planner.useLearners(learners, saved?.counters);
   logger.debug({ file: store.file, loaded: saved !== undefined }, 'planner: learning');
   const save = () => store.save({ counters: planner.snapshot().counters, learned: learners.toState() });
@@ -69,6 +87,8 @@ export async function attachLearning(
     close: () => {
       closing ??= (async () => {
         clearInterval(timer);
+        // Shared first: what the others count meanwhile is not this process's to save.
+        await sync?.close();
         await save();
       })();
       return closing;
