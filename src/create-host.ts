@@ -46,11 +46,20 @@ import {
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type HostMetrics, type ReadinessCheck, createHostOps } from './ops/index.js';
-import { type Logger, type MountSpec, type Plugin, PluginHost, createLogger, errors } from './host/index.js';
+import {
+  type Logger,
+  type MountSpec,
+  type Plugin,
+  PluginHost,
+  type SharedRateLimits,
+  createLogger,
+  errors,
+} from './host/index.js';
 import {
   PLANNER_STATS_URI,
   Planner,
   type PlannerLearning,
+  type SharedSlots,
   type SharedSpeculation,
   attachLearning,
 } from './planner/index.js';
@@ -149,6 +158,14 @@ export interface CreateHostOptions {
 export interface SharedServices {
   /** Results run ahead, in-flight claims and invalidations (the planner's cache across processes). */
   speculation?: SharedSpeculation;
+  /** Rate budgets: the per-host cap on calls run ahead, and the rate limits providers learn (`ctx.rateLimits`). */
+  budgets?: SharedBudgets;
+}
+
+/** The budgets N processes spend as one; each absent part is counted by each process alone. */
+export interface SharedBudgets {
+  slots?: SharedSlots;
+  rateLimits?: SharedRateLimits;
 }
 
 export interface HttpOptions {
@@ -319,6 +336,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     logger,
     secrets: { add: registerSecret, addBasicCredential: registerBasicCredential },
     publishTool: rules.publish,
+    ...(options.shared?.budgets?.rateLimits ? { rateLimits: options.shared.budgets.rateLimits } : {}),
   });
   const tools = new ToolPipeline({
     host: plugins,
@@ -360,6 +378,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     logger,
     ...(observer ? { onSpeculativeCall: (call) => observer.write(prefetchRecord(call)) } : {}),
     ...(options.shared?.speculation ? { shared: options.shared.speculation } : {}),
+    ...(options.shared?.budgets?.slots ? { slots: options.shared.budgets.slots } : {}),
   });
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;

@@ -6,6 +6,8 @@ import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';
 import { SharedRedis } from './shared-redis.js';
+import { RedisRateLimits } from './shared-rate-limits.js';
+import { RedisSharedSlots } from './shared-slots.js';
 
 /** How long Redis may take to confirm a SUBSCRIBE. */
 const SUBSCRIBE_TIMEOUT_MS = 5_000;
@@ -64,7 +66,8 @@ export function joinCluster(options: ClusterOptions): Cluster {
   events.start();
   bus.start();
   let closed = false;
-  const shared: SharedServices = {};
+  const slots = new RedisSharedSlots(redis);
+  const shared: SharedServices = { budgets: { slots, rateLimits: new RedisRateLimits(redis) } };
   return {
     bus,
     shared,
@@ -73,6 +76,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;
+      slots.close();
       commands.close();
       events.close();
       return Promise.resolve();

@@ -3,3 +3,5 @@ export { type Cluster, type ClusterOptions, joinCluster } from './cluster.js';
 export { RedisServerEventBus } from './event-bus.js';
 export { SharedRedis } from './shared-redis.js';
 export { type RedisProbe, DEFAULT_PROBE_TIMEOUT_MS, probeRedis } from './probe.js';
+export { RedisSharedSlots, SLOT_LEASE_MS, SLOT_RENEW_MS } from './shared-slots.js';
+export { RedisRateLimits, MAX_BLOCK_MS } from './shared-rate-limits.js';

@@ -22,6 +22,7 @@ import type {
   PluginContext,
   PluginHealth,
   SecretRegistry,
+  SharedRateLimits,
 } from './contract.js';
 import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
@@ -67,6 +68,8 @@ export interface PluginHostOptions {
   logger: Logger;
   /** Offered to plugins as `PluginContext.secrets`; none by default. */
   secrets?: SecretRegistry;
+  /** Offered to plugins (not those in a worker) as `PluginContext.rateLimits`; none by default. */
+  rateLimits?: SharedRateLimits;
   /** Which tools are published and under what name (the config's tool rules); default all, as the plugin names them. */
   publishTool?: ToolPublisher;
 }
@@ -197,6 +200,7 @@ export class PluginHost {
       clientRoots: () => this.roots.current(),
       onRootsChanged: (listener) => this.roots.onChanged(listener),
       ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+      ...(this.options.rateLimits ? { rateLimits: this.options.rateLimits } : {}),
     };
     const target = `plugin ${mount.label}`;
     try {

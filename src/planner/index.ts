@@ -37,8 +37,15 @@ export type {
   SpeculativeCallReport,
   ToolCaller,
 } from './planner.js';
-export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
+export {
+  Dispatcher,
+  DEFAULT_FULL_RETRY_MS,
+  type DispatchJob,
+  type DispatchHandle,
+  type DispatcherOptions,
+} from './dispatcher.js';
 export type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from './shared-speculation.js';
+export type { SharedSlots, SlotToken } from './shared-slots.js';
 export { type PlannerCounters, COUNTER_NAMES, zeroCounters } from './counters.js';
 export {
   attachLearning,

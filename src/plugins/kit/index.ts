@@ -30,6 +30,7 @@ export {
   type RefreshingMetadata,
 } from './refreshing-metadata.js';
 export { abortableSleep } from './sleep.js';
+export { rateLimitKey } from './rate-limit-key.js';
 export { type BackgroundWork, inBackground } from './background.js';
 export {
   createHealthProbe,

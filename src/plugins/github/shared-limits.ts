@@ -1,0 +1,68 @@
+// GitHub's rate limit as every process of a cluster knows it: an Octokit plugin, inside throttling and retry, that
+// records each limit GitHub answers with and answers a request to a budget known to be used up as GitHub would.
+import type { Octokit } from '@octokit/rest';
+import type { SharedRateLimits } from '../../host/index.js';
+
+export interface SharedLimitOptions {
+  /** The cluster's rate limits (`ctx.rateLimits`); absent for a single process: the plugin then does nothing. */
+  sharedRateLimits?: { limits: SharedRateLimits; key: string };
+  /** Octokit hands every plugin all of its options. */
+  [option: string]: unknown;
+}
+
+type Headers = Record<string, string | number | undefined>;
+
+/** When GitHub says the budget is used up until: x-ratelimit-remaining 0 and its reset, else Retry-After. */
+function limitedUntilMs(status: number | undefined, headers: Headers, nowMs: number): number | undefined {
+  const reset = Number(headers['x-ratelimit-reset']);
+  if (String(headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset) && reset > 0)
+    return reset * 1000;
+  if (status !== 403 && status !== 429) return undefined;
+  const retryAfter = Number(headers['retry-after']);
+  return headers['retry-after'] !== undefined && Number.isFinite(retryAfter) && retryAfter > 0
+    ? nowMs + retryAfter * 1000
+    : undefined;
+}
+
+/**
+ * What GitHub answers a request made while the primary limit is used up: a 403 with remaining 0 and the reset. So
+ * throttling waits it out or gives up, and the agent reads, exactly what a request to GitHub would have brought.
+ */
+function knownLimitError(untilMs: number, url: string): Error {
+  const headers = {
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Math.ceil(untilMs / 1000)),
+  };
+  const message = 'API rate limit exceeded (known from another Foresight process; not sent)';
+  return Object.assign(new Error(message), {
+    name: 'HttpError',
+    status: 403,
+    response: { url, status: 403, headers, data: { message } },
+  });
+}
+
+/**
+ * Registered first, so its wrap is the innermost: it runs for every attempt throttling and retry make, and what it
+ * throws reaches them as GitHub's own answer would.
+ */
+export function sharedLimits(octokit: Pick<Octokit, 'hook'>, options: SharedLimitOptions): void {
+  const shared = options.sharedRateLimits;
+  if (!shared) return;
+  const { limits, key } = shared;
+  octokit.hook.wrap('request', async (request, endpoint) => {
+    const until = await limits.blockedUntil(key);
+    if (until !== undefined && until > Date.now()) throw knownLimitError(until, endpoint.url);
+    try {
+      const response = await request(endpoint);
+      const learned = limitedUntilMs(response.status, response.headers as Headers, Date.now());
+      if (learned !== undefined) limits.block(key, learned);
+      return response;
+    } catch (error) {
+      const failed = error as { status?: number; response?: { headers?: Headers } };
+      const headers = failed.response?.headers;
+      const learned = headers ? limitedUntilMs(failed.status, headers, Date.now()) : undefined;
+      if (learned !== undefined) limits.block(key, learned);
+      throw error;
+    }
+  });
+}
