@@ -24,6 +24,8 @@ export interface ClusterOptions {
   commandTimeoutMs?: number;
   /** Told of each command sent to Redis (the `foresight_redis_roundtrips_total` metric). Default none. */
   onRoundTrip?: () => void;
+  /** How long a shared slot of the per-host cap outlives its holder; default 10 s (renewed every third of it). */
+  slotLeaseMs?: number;
 }
 
 export interface Cluster {
@@ -66,7 +68,12 @@ export function joinCluster(options: ClusterOptions): Cluster {
   events.start();
   bus.start();
   let closed = false;
-  const slots = new RedisSharedSlots(redis);
+  const slots = new RedisSharedSlots(
+    redis,
+    options.slotLeaseMs === undefined
+      ? {}
+      : { leaseMs: options.slotLeaseMs, renewMs: Math.max(1, Math.floor(options.slotLeaseMs / 3)) },
+  );
   const shared: SharedServices = { budgets: { slots, rateLimits: new RedisRateLimits(redis) } };
   return {
     bus,
