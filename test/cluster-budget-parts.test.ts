@@ -42,8 +42,10 @@ function isToken(answer: SlotToken | 'full' | 'unavailable'): answer is SlotToke
   return typeof answer === 'object';
 }
 
-async function withRedis<T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
-  const client = createClient({ url: SHARED_REDIS_URL });
+const newClient = () => createClient({ url: SHARED_REDIS_URL });
+
+async function withRedis<T>(use: (client: ReturnType<typeof newClient>) => Promise<T>): Promise<T> {
+  const client = newClient();
   await client.connect();
   try {
     return await use(client);
