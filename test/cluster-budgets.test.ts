@@ -258,8 +258,8 @@ describe.skipIf(!redis.ok)('shared rate budgets across foresight serve --http pr
     { timeout: 60_000 },
     async () => {
       fake = await startFake();
-      // GitHub refuses every request until the reset, as its primary limit does.
-      const resetS = Math.floor(Date.now() / 1000) + 6;
+      // GitHub refuses every request until the reset, as its primary limit does; the window opens with A's call.
+      let resetS = Number.POSITIVE_INFINITY;
       let refused = 0;
       let answered = 0;
       fake.route('GET', '/repos/:owner/:repo/issues/:number', (_request, params) => {
@@ -280,6 +280,7 @@ describe.skipIf(!redis.ok)('shared rate budgets across foresight serve --http pr
       );
       const [a, b, c] = servers as [HttpServer, HttpServer, HttpServer];
       // A is refused, waits out the reset (within throttling's 10 s) and asks again.
+      resetS = Math.floor(Date.now() / 1000) + 6;
       const first = call(a, 'gh__get_issue', { key: '#8' });
       await vi.waitFor(async () => expect(await redisKeys('ratelimit:*')).toHaveLength(1), {
         timeout: 4_000,
