@@ -5,11 +5,13 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
+import github from '../src/plugins/github/index.js';
 import { startClickUpRig, text as clickupText } from './support/fake-clickup.js';
+import { gh, startFakeGitHub } from './support/fake-github.js';
 import { PROJECT_PATH, startGitLabRig } from './support/fake-gitlab-harness.js';
 import { API_PREFIX } from './support/fake-gitlab.js';
 import { startJiraRig } from './support/fake-jira-harness.js';
-import { createMemoryLogger } from './support/in-memory.js';
+import { connect, createMemoryLogger } from './support/in-memory.js';
 import { SHARED_REDIS_URL, deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -151,5 +153,61 @@ describe.skipIf(!redis.ok)('provider rate limits shared by the hosts of a cluste
       expect(sent()).toHaveLength(1);
       expect(textOf(answer)).toBe(refused);
     }
+  });
+
+  it('GitHub: a used-up search budget holds back the searches of every host, not their other requests', async () => {
+    const [a, b] = await twoMembers();
+    const fake = await startFakeGitHub();
+    closing.push(() => fake.close());
+    fake.route('GET', '/repos/:owner/:repo', (_r, params) => ({
+      status: 200,
+      body: gh.repository(`${params.owner}/${params.repo}`),
+    }));
+    fake.route('GET', '/repos/:owner/:repo/labels', { status: 200, body: [] });
+    fake.route('GET', '/repos/:owner/:repo/milestones', { status: 200, body: [] });
+    fake.route('GET', '/repos/:owner/:repo/issues/:number', (_r, params) => ({
+      status: 200,
+      body: gh.issue(Number(params.number)),
+    }));
+    const resetS = Math.floor(Date.now() / 1000) + 3_600;
+    const limited = gh.rateLimited(403, resetS);
+    fake.route('GET', '/search/issues', {
+      ...limited,
+      headers: { ...limited.headers, 'x-ratelimit-resource': 'search' },
+    });
+    process.env.GH_LIMITS_TOKEN = 'ghp_LIMITSlimitsLIMITS0123456789abcdef';
+    closing.push(() => Promise.resolve(void delete process.env.GH_LIMITS_TOKEN));
+    const host = async (member: Cluster) => {
+      const connected = await connect({
+        planner: { enabled: false },
+        shared: member.shared,
+        plugins: [
+          {
+            plugin: github,
+            options: {
+              repo: 'octo-org/octo-repo',
+              base_url: fake.url,
+              token_env: 'GH_LIMITS_TOKEN',
+              retries: 0,
+            },
+          },
+        ],
+      });
+      closing.push(() => connected.close());
+      return (tool: string, args: Record<string, unknown>) =>
+        connected.client.callTool({ name: `github__${tool}`, arguments: args });
+    };
+    const [first, second] = [await host(a), await host(b)];
+    const searches = () => fake.requests.filter((r) => r.path === '/search/issues');
+
+    const refused = textOf(await first('get_issues', { search: 'crash' }));
+    expect(refused).toMatch(/^GitHub rate limit reached for .*; it resets at /);
+    await limitShared();
+    const told = await second('get_issues', { search: 'crash' });
+    expect(textOf(told)).toBe(refused);
+    expect(searches()).toHaveLength(1);
+    // The core budget is another: reading an issue still goes out, and succeeds.
+    const read = await second('get_issue', { key: '#3' });
+    expect(read.isError, textOf(read)).toBeFalsy();
   });
 });

@@ -42,6 +42,24 @@ function knownLimitError(untilMs: number, url: string): Error {
 }
 
 /**
+ * GitHub counts each token's requests per resource (`core`, `search`, `graphql`…): a used-up search budget must not
+ * hold back the core requests. What a request will spend is read from its path; what an answer spent, from
+ * `x-ratelimit-resource` when GitHub says.
+ */
+function resourceOf(url: string): string {
+  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/^\/api\/v3/, '');
+  if (path.startsWith('/search/code')) return 'code_search';
+  if (path.startsWith('/search/')) return 'search';
+  if (path.startsWith('/graphql')) return 'graphql';
+  return 'core';
+}
+
+function spentOn(headers: Headers | undefined, url: string): string {
+  const said = headers?.['x-ratelimit-resource'];
+  return typeof said === 'string' && /^[a-z_]+$/.test(said) ? said : resourceOf(url);
+}
+
+/**
  * Registered first, so its wrap is the innermost: it runs for every attempt throttling and retry make, and what it
  * throws reaches them as GitHub's own answer would.
  */
@@ -50,18 +68,19 @@ export function sharedLimits(octokit: Pick<Octokit, 'hook'>, options: SharedLimi
   if (!shared) return;
   const { limits, key } = shared;
   octokit.hook.wrap('request', async (request, endpoint) => {
-    const until = await limits.blockedUntil(key);
+    const until = await limits.blockedUntil(`${key}:${resourceOf(endpoint.url)}`);
     if (until !== undefined && until > Date.now()) throw knownLimitError(until, endpoint.url);
     try {
       const response = await request(endpoint);
-      const learned = limitedUntilMs(response.status, response.headers as Headers, Date.now());
-      if (learned !== undefined) limits.block(key, learned);
+      const headers = response.headers as Headers;
+      const learned = limitedUntilMs(response.status, headers, Date.now());
+      if (learned !== undefined) limits.block(`${key}:${spentOn(headers, endpoint.url)}`, learned);
       return response;
     } catch (error) {
       const failed = error as { status?: number; response?: { headers?: Headers } };
       const headers = failed.response?.headers;
       const learned = headers ? limitedUntilMs(failed.status, headers, Date.now()) : undefined;
-      if (learned !== undefined) limits.block(key, learned);
+      if (learned !== undefined) limits.block(`${key}:${spentOn(headers, endpoint.url)}`, learned);
       throw error;
     }
   });
