@@ -53,6 +53,46 @@ function resetIn(message: string): number {
   return at === undefined ? Number.NaN : Date.parse(at);
 }
 
+/** A fake GitHub and two hosts of one cluster with the github plugin on it (one token), calling its tools. */
+async function twoGitHubHosts() {
+  const [a, b] = await twoMembers();
+  const fake = await startFakeGitHub();
+  closing.push(() => fake.close());
+  fake.route('GET', '/repos/:owner/:repo', (_r, params) => ({
+    status: 200,
+    body: gh.repository(`${params.owner}/${params.repo}`),
+  }));
+  fake.route('GET', '/repos/:owner/:repo/labels', { status: 200, body: [] });
+  fake.route('GET', '/repos/:owner/:repo/milestones', { status: 200, body: [] });
+  fake.route('GET', '/repos/:owner/:repo/issues/:number', (_r, params) => ({
+    status: 200,
+    body: gh.issue(Number(params.number)),
+  }));
+  process.env.GH_LIMITS_TOKEN = 'ghp_LIMITSlimitsLIMITS0123456789abcdef';
+  closing.push(() => Promise.resolve(void delete process.env.GH_LIMITS_TOKEN));
+  const host = async (member: Cluster) => {
+    const connected = await connect({
+      planner: { enabled: false },
+      shared: member.shared,
+      plugins: [
+        {
+          plugin: github,
+          options: {
+            repo: 'octo-org/octo-repo',
+            base_url: fake.url,
+            token_env: 'GH_LIMITS_TOKEN',
+            retries: 0,
+          },
+        },
+      ],
+    });
+    closing.push(() => connected.close());
+    return (tool: string, args: Record<string, unknown>) =>
+      connected.client.callTool({ name: `github__${tool}`, arguments: args });
+  };
+  return { fake, first: await host(a), second: await host(b) };
+}
+
 afterEach(async () => {
   // The second rig of each pair first: the first one closes the fake they share.
   for (const close of closing.splice(0).reverse()) await close();
@@ -156,48 +196,13 @@ describe.skipIf(!redis.ok)('provider rate limits shared by the hosts of a cluste
   });
 
   it('GitHub: a used-up search budget holds back the searches of every host, not their other requests', async () => {
-    const [a, b] = await twoMembers();
-    const fake = await startFakeGitHub();
-    closing.push(() => fake.close());
-    fake.route('GET', '/repos/:owner/:repo', (_r, params) => ({
-      status: 200,
-      body: gh.repository(`${params.owner}/${params.repo}`),
-    }));
-    fake.route('GET', '/repos/:owner/:repo/labels', { status: 200, body: [] });
-    fake.route('GET', '/repos/:owner/:repo/milestones', { status: 200, body: [] });
-    fake.route('GET', '/repos/:owner/:repo/issues/:number', (_r, params) => ({
-      status: 200,
-      body: gh.issue(Number(params.number)),
-    }));
+    const { fake, first, second } = await twoGitHubHosts();
     const resetS = Math.floor(Date.now() / 1000) + 3_600;
     const limited = gh.rateLimited(403, resetS);
     fake.route('GET', '/search/issues', {
       ...limited,
       headers: { ...limited.headers, 'x-ratelimit-resource': 'search' },
     });
-    process.env.GH_LIMITS_TOKEN = 'ghp_LIMITSlimitsLIMITS0123456789abcdef';
-    closing.push(() => Promise.resolve(void delete process.env.GH_LIMITS_TOKEN));
-    const host = async (member: Cluster) => {
-      const connected = await connect({
-        planner: { enabled: false },
-        shared: member.shared,
-        plugins: [
-          {
-            plugin: github,
-            options: {
-              repo: 'octo-org/octo-repo',
-              base_url: fake.url,
-              token_env: 'GH_LIMITS_TOKEN',
-              retries: 0,
-            },
-          },
-        ],
-      });
-      closing.push(() => connected.close());
-      return (tool: string, args: Record<string, unknown>) =>
-        connected.client.callTool({ name: `github__${tool}`, arguments: args });
-    };
-    const [first, second] = [await host(a), await host(b)];
     const searches = () => fake.requests.filter((r) => r.path === '/search/issues');
 
     const refused = textOf(await first('get_issues', { search: 'crash' }));
@@ -209,5 +214,32 @@ describe.skipIf(!redis.ok)('provider rate limits shared by the hosts of a cluste
     // The core budget is another: reading an issue still goes out, and succeeds.
     const read = await second('get_issue', { key: '#3' });
     expect(read.isError, textOf(read)).toBeFalsy();
+  });
+
+  it("GitHub: writes of every host go out one at a time, spaced as throttling spaces one process's", async () => {
+    const { fake, first, second } = await twoGitHubHosts();
+    let writing = 0;
+    let most = 0;
+    fake.route('POST', '/repos/:owner/:repo/issues/:number/comments', async (request, params) => {
+      writing += 1;
+      most = Math.max(most, writing);
+      // Held well under the 1 s spacing, so only writes sent together could overlap.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      writing -= 1;
+      const body = (request.body as { body: string }).body;
+      return {
+        status: 201,
+        body: gh.comment(Number(params.number) * 100, { issue: Number(params.number), body }),
+      };
+    });
+    const answers = await Promise.all([
+      first('add_issue_comment', { key: '1', body: 'one' }),
+      second('add_issue_comment', { key: '2', body: 'two' }),
+      first('add_issue_comment', { key: '3', body: 'three' }),
+      second('add_issue_comment', { key: '4', body: 'four' }),
+    ]);
+    for (const answer of answers) expect(answer.isError, textOf(answer)).toBeFalsy();
+    expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(4);
+    expect(most).toBe(1);
   });
 });

@@ -16,6 +16,20 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `;
 
+/**
+ * One token per interval, held as the time the next turn is free: a caller takes the earliest free turn and moves it
+ * one interval on. Redis's clock dates the turns, so the processes' clocks need not agree.
+ */
+const RESERVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local free = tonumber(redis.call('GET', KEYS[1]) or '0')
+local turn = math.max(now, free)
+local interval = tonumber(ARGV[1])
+redis.call('SET', KEYS[1], turn + interval, 'PX', turn + interval - now)
+return turn - now
+`;
+
 export interface RedisRateLimitsOptions {
   /** Clock in epoch ms. Default `Date.now`. */
   now?: () => number;
@@ -78,6 +92,22 @@ export class RedisRateLimits implements SharedRateLimits {
           'shared rate limit not written; this process alone',
         ),
       );
+  }
+
+  async reserve(key: string, intervalMs: number): Promise<number | undefined> {
+    if (!this.redis.ready) return undefined;
+    try {
+      const reserved = this.redis.client.eval(RESERVE, {
+        keys: [this.redis.key(`spacing:${key}`)],
+        arguments: [String(Math.max(1, Math.floor(intervalMs)))],
+      });
+      this.redis.roundTrip();
+      const waitMs = Number(await reserved);
+      return Number.isFinite(waitMs) ? Math.max(0, waitMs) : undefined;
+    } catch (error) {
+      this.redis.logger.debug({ err: String(error), key }, 'shared spacing not reserved; this process alone');
+      return undefined;
+    }
   }
 
   #remember(key: string, untilMs: number): void {

@@ -92,6 +92,12 @@ export interface SharedRateLimits {
   blockedUntil(key: string): Promise<number | undefined>;
   /** Tells every process that `key` is rate limited until `untilMs` (epoch ms); never throws, returns at once. */
   block(key: string, untilMs: number): void;
+  /**
+   * Spaces requests of `key` at least `intervalMs` apart across every process (a token bucket of one token, refilled
+   * each interval): reserves the next turn and resolves with how long to wait for it, in ms (0: send now), or
+   * undefined when the shared count cannot be reached (space them as this process alone would).
+   */
+  reserve?(key: string, intervalMs: number): Promise<number | undefined>;
 }
 
 /** Values the host redacts, with their encoded forms, from results, errors, logs and CLI output. */

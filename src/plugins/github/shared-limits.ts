@@ -1,7 +1,9 @@
 // GitHub's rate limit as every process of a cluster knows it: an Octokit plugin, inside throttling and retry, that
-// records each limit GitHub answers with and answers a request to a budget known to be used up as GitHub would.
+// records each limit GitHub answers with, answers a request to a budget known to be used up as GitHub would, and
+// spaces writes and searches across processes as throttling spaces them within one.
 import type { Octokit } from '@octokit/rest';
 import type { SharedRateLimits } from '../../host/index.js';
+import { abortableSleep } from '../kit/index.js';
 
 export interface SharedLimitOptions {
   /** The cluster's rate limits (`ctx.rateLimits`); absent for a single process: the plugin then does nothing. */
@@ -60,6 +62,31 @@ function spentOn(headers: Headers | undefined, url: string): string {
 }
 
 /**
+ * The gaps Octokit's throttling keeps between a process's own requests of a kind (its write and search groups):
+ * held across processes too, so that N processes write to GitHub no faster than one does.
+ */
+const SPACING_MS: Readonly<Record<string, number>> = { write: 1_000, search: 2_000 };
+
+function spacingOf(method: string | undefined, url: string): string | undefined {
+  const verb = (method ?? 'GET').toUpperCase();
+  const resource = resourceOf(url);
+  if (resource === 'graphql' || (verb !== 'GET' && verb !== 'HEAD')) return 'write';
+  return resource === 'search' || resource === 'code_search' ? 'search' : undefined;
+}
+
+/** Waits for this request's turn among every process's requests of its kind, as long as its call lets it. */
+async function takeTurn(
+  limits: SharedRateLimits,
+  key: string,
+  kind: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (kind === undefined || limits.reserve === undefined) return;
+  const waitMs = await limits.reserve(`${key}:${kind}`, SPACING_MS[kind] ?? 1_000);
+  if (waitMs !== undefined && waitMs > 0) await abortableSleep(waitMs, signal);
+}
+
+/**
  * Registered first, so its wrap is the innermost: it runs for every attempt throttling and retry make, and what it
  * throws reaches them as GitHub's own answer would.
  */
@@ -70,6 +97,8 @@ export function sharedLimits(octokit: Pick<Octokit, 'hook'>, options: SharedLimi
   octokit.hook.wrap('request', async (request, endpoint) => {
     const until = await limits.blockedUntil(`${key}:${resourceOf(endpoint.url)}`);
     if (until !== undefined && until > Date.now()) throw knownLimitError(until, endpoint.url);
+    const signal = (endpoint.request as { signal?: AbortSignal } | undefined)?.signal;
+    await takeTurn(limits, key, spacingOf(endpoint.method, endpoint.url), signal);
     try {
       const response = await request(endpoint);
       const headers = response.headers as Headers;
