@@ -8,7 +8,14 @@ import { type Cluster, MAX_BLOCK_MS, joinCluster } from '../src/cluster/index.js
 import { Dispatcher, type SharedSlots, type SlotToken } from '../src/planner/index.js';
 import { freePort } from './support/everything-http.js';
 import { createMemoryLogger } from './support/in-memory.js';
-import { SHARED_REDIS_URL, deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
+import {
+  PrivateRedis,
+  SHARED_REDIS_URL,
+  deleteKeys,
+  redisServerInstalled,
+  sharedRedis,
+  testPrefix,
+} from './support/redis.js';
 
 const redis = await sharedRedis();
 const PREFIX = testPrefix();
@@ -206,5 +213,33 @@ describe('shared budgets with Redis unreachable', () => {
     finish();
     await vi.waitFor(() => expect(started).toEqual(['x', 'y']));
     dispatcher.close();
+  });
+});
+
+describe.skipIf(!redisServerInstalled())('shared budgets when Redis goes and comes back', () => {
+  it('fall back while it is gone and share again once it returns', async () => {
+    const server = new PrivateRedis(await freePort());
+    await server.start();
+    try {
+      const [a, b] = [member({ url: server.url }), member({ url: server.url })];
+      await connected(a, b);
+      expect(isToken(await slotsOf(a).acquire(HOST, 1))).toBe(true);
+      expect(await slotsOf(b).acquire(HOST, 1)).toBe('full');
+      await server.stop();
+      await vi.waitFor(() => expect(a.reachable() || b.reachable()).toBe(false), { timeout: 5_000 });
+      expect(await slotsOf(b).acquire(HOST, 1)).toBe('unavailable');
+      expect(await b.shared.budgets?.rateLimits?.blockedUntil('k')).toBeUndefined();
+      // A new Redis knows nothing of the old slots: sharing starts again from there.
+      await server.start();
+      await connected(a, b);
+      expect(isToken(await slotsOf(b).acquire(HOST, 1))).toBe(true);
+      expect(await slotsOf(a).acquire(HOST, 1)).toBe('full');
+      a.shared.budgets?.rateLimits?.block('k', Date.now() + 60_000);
+      await vi.waitFor(async () =>
+        expect(await b.shared.budgets?.rateLimits?.blockedUntil('k')).toBeGreaterThan(Date.now()),
+      );
+    } finally {
+      await server.stop();
+    }
   });
 });
