@@ -201,8 +201,9 @@ describe.skipIf(!redis.ok)('shared rate budgets across foresight serve --http pr
         servers.map((server) => server.waitForStderr(/"msg":"cluster: change events shared over redis"/)),
       );
       await listEverywhere(servers);
-      // Each process ran ahead on its own (no shared cache here), so together they sent far more than the cap.
-      expect(counted.total).toBeGreaterThan(PER_HOST * 3);
+      // More calls than the cap, run by three processes (each on its own, or sharing them out once a shared
+      // speculative cache claims each call for one process): the cap was there to hold.
+      expect(counted.total).toBeGreaterThan(PER_HOST);
       expect(counted.max).toBeLessThanOrEqual(PER_HOST);
       // Every slot was given back: the host's set is empty, so Redis has removed it.
       expect(await redisKeys('slots:*')).toEqual([]);
