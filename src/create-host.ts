@@ -52,6 +52,7 @@ import {
   type Plugin,
   type SharedPluginStates,
   PluginHost,
+  type SharedRateLimits,
   createLogger,
   errors,
 } from './host/index.js';
@@ -60,6 +61,7 @@ import {
   Planner,
   type PlannerLearning,
   type SharedLearning,
+  type SharedSlots,
   type SharedSpeculation,
   attachLearning,
 } from './planner/index.js';
@@ -162,6 +164,14 @@ export interface SharedServices {
   pluginState?: SharedPluginStates;
   /** Follow-up counts each process learns, added up for all and read back (the planner's learning across processes). */
   learning?: SharedLearning;
+  /** Rate budgets: the per-host cap on calls run ahead, and the rate limits providers learn (`ctx.rateLimits`). */
+  budgets?: SharedBudgets;
+}
+
+/** The budgets N processes spend as one; each absent part is counted by each process alone. */
+export interface SharedBudgets {
+  slots?: SharedSlots;
+  rateLimits?: SharedRateLimits;
 }
 
 export interface HttpOptions {
@@ -333,6 +343,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     secrets: { add: registerSecret, addBasicCredential: registerBasicCredential },
     publishTool: rules.publish,
     ...(options.shared?.pluginState ? { sharedState: options.shared.pluginState } : {}),
+    ...(options.shared?.budgets?.rateLimits ? { rateLimits: options.shared.budgets.rateLimits } : {}),
   });
   const tools = new ToolPipeline({
     host: plugins,
@@ -374,6 +385,7 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     logger,
     ...(observer ? { onSpeculativeCall: (call) => observer.write(prefetchRecord(call)) } : {}),
     ...(options.shared?.speculation ? { shared: options.shared.speculation } : {}),
+    ...(options.shared?.budgets?.slots ? { slots: options.shared.budgets.slots } : {}),
   });
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;

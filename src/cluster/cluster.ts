@@ -10,6 +10,8 @@ import { RedisPluginStates } from './shared-metadata.js';
 import { RedisSharedLearning } from './shared-learning.js';
 import { SharedRedis } from './shared-redis.js';
 import { RedisSpeculation } from './shared-speculation.js';
+import { RedisRateLimits } from './shared-rate-limits.js';
+import { RedisSharedSlots } from './shared-slots.js';
 
 /** How long Redis may take to confirm a SUBSCRIBE. */
 const SUBSCRIBE_TIMEOUT_MS = 5_000;
@@ -30,6 +32,8 @@ export interface ClusterOptions {
   onRoundTrip?: () => void;
   /** How often the planner's learned counts are pushed and read back; default 5000 (`[cluster] learning_sync_ms`). */
   learningSyncMs?: number;
+  /** How long a shared slot of the per-host cap outlives its holder; default 10 s (renewed every third of it). */
+  slotLeaseMs?: number;
 }
 
 export interface Cluster {
@@ -72,6 +76,12 @@ export function joinCluster(options: ClusterOptions): Cluster {
   events.start();
   bus.start();
   let closed = false;
+  const slots = new RedisSharedSlots(
+    redis,
+    options.slotLeaseMs === undefined
+      ? {}
+      : { leaseMs: options.slotLeaseMs, renewMs: Math.max(1, Math.floor(options.slotLeaseMs / 3)) },
+  );
   const shared: SharedServices = {
     speculation: new RedisSpeculation(redis, {
       claimTimeoutMs: options.claimTimeoutMs ?? DEFAULT_CLAIM_TIMEOUT_S * 1000,
@@ -80,6 +90,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
     learning: new RedisSharedLearning(redis, {
       ...(options.learningSyncMs === undefined ? {} : { syncEveryMs: options.learningSyncMs }),
     }),
+    budgets: { slots, rateLimits: new RedisRateLimits(redis) },
   };
   return {
     bus,
@@ -89,6 +100,7 @@ export function joinCluster(options: ClusterOptions): Cluster {
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;
+      slots.close();
       commands.close();
       events.close();
       return Promise.resolve();

@@ -10,3 +10,5 @@ export {
   LEARNING_TTL_MS,
   MAX_SHARED_PRINCIPALS,
 } from './shared-learning.js';
+export { RedisSharedSlots, SLOT_LEASE_MS, SLOT_RENEW_MS } from './shared-slots.js';
+export { RedisRateLimits, MAX_BLOCK_MS } from './shared-rate-limits.js';

@@ -79,6 +79,32 @@ export interface PluginContext {
    * `isolation = "worker"`: the plugin then does everything itself.
    */
   sharedState?: SharedPluginState;
+  /**
+   * Rate limits a provider learned, held in common with the other processes of a cluster, so that N processes
+   * spend no more requests on a limited API than one would. Absent for a single process and under
+   * `isolation = "worker"`: the plugin then keeps what it learns to itself.
+   */
+  rateLimits?: SharedRateLimits;
+}
+
+/**
+ * What the processes of a cluster know of providers' rate limits. A key names one budget as the provider counts it
+ * (an API host and the account or token it is spent by); it never holds a secret, so hash any token part.
+ */
+export interface SharedRateLimits {
+  /**
+   * Epoch ms until which `key` is known to be rate limited, or undefined when it is not known to be (or the answer
+   * did not come within a small bound: the plugin then behaves as a single process would).
+   */
+  blockedUntil(key: string): Promise<number | undefined>;
+  /** Tells every process that `key` is rate limited until `untilMs` (epoch ms); never throws, returns at once. */
+  block(key: string, untilMs: number): void;
+  /**
+   * Spaces requests of `key` at least `intervalMs` apart across every process (a token bucket of one token, refilled
+   * each interval): reserves the next turn and resolves with how long to wait for it, in ms (0: send now), or
+   * undefined when the shared count cannot be reached (space them as this process alone would).
+   */
+  reserve?(key: string, intervalMs: number): Promise<number | undefined>;
 }
 
 /**

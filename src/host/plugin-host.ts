@@ -23,6 +23,7 @@ import type {
   PluginHealth,
   SecretRegistry,
   SharedPluginState,
+  SharedRateLimits,
 } from './contract.js';
 import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
@@ -68,6 +69,8 @@ export interface PluginHostOptions {
   logger: Logger;
   /** Offered to plugins as `PluginContext.secrets`; none by default. */
   secrets?: SecretRegistry;
+  /** Offered to plugins (not those in a worker) as `PluginContext.rateLimits`; none by default. */
+  rateLimits?: SharedRateLimits;
   /** Which tools are published and under what name (the config's tool rules); default all, as the plugin names them. */
   publishTool?: ToolPublisher;
   /** Offered to plugins as `PluginContext.sharedState` (not to worker-isolated ones); none by default. */
@@ -211,6 +214,7 @@ export class PluginHost {
       ...(this.options.sharedState && spec.isolation !== 'worker'
         ? { sharedState: this.options.sharedState.forPlugin(`${name}/${plugin.id}@${plugin.version}`) }
         : {}),
+      ...(this.options.rateLimits ? { rateLimits: this.options.rateLimits } : {}),
     };
     const target = `plugin ${mount.label}`;
     try {

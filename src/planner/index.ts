@@ -37,7 +37,13 @@ export type {
   SpeculativeCallReport,
   ToolCaller,
 } from './planner.js';
-export { Dispatcher, type DispatchJob, type DispatchHandle, type DispatcherOptions } from './dispatcher.js';
+export {
+  Dispatcher,
+  DEFAULT_FULL_RETRY_MS,
+  type DispatchJob,
+  type DispatchHandle,
+  type DispatcherOptions,
+} from './dispatcher.js';
 export type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from './shared-speculation.js';
 export type { LearningExchange, PrincipalDelta, RelayedCall, SharedLearning } from './shared-learning.js';
 export {
@@ -46,6 +52,7 @@ export {
   MAX_RETIRED_LEARNERS,
   type LearningSyncOptions,
 } from './learning-sync.js';
+export type { SharedSlots, SlotToken } from './shared-slots.js';
 export { type PlannerCounters, COUNTER_NAMES, zeroCounters } from './counters.js';
 export {
   attachLearning,

@@ -34,6 +34,7 @@ import { type Candidate, canonicalJson, planFollowUps } from './plan.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { type PrincipalCounters, addCounters } from './learned-state.js';
 import { isReadOnly, mayRunAhead, replacedLinksNote, resolveValueModel } from './value-models.js';
+import type { SharedSlots } from './shared-slots.js';
 import type { SharedClaim, SharedSpeculation } from './shared-speculation.js';
 import { type BudgetTicket, WasteBudget } from './waste-budget.js';
 
@@ -74,6 +75,8 @@ export interface PlannerOptions {
   onSpeculativeCall?: (call: SpeculativeCallReport) => void;
   /** Shares results run ahead with the other processes of a cluster. Default none: this process alone. */
   shared?: SharedSpeculation;
+  /** Holds the per-host cap on calls run ahead across the processes of a cluster. Default none: this process alone. */
+  slots?: SharedSlots;
 }
 
 /** A call the planner ran ahead on its own, once it has ended: `result`, or `error` when it threw. */
@@ -226,6 +229,7 @@ export class Planner {
       perHostInFlight: options.settings.perHostInFlight,
       thinkWindowMs: options.settings.thinkWindowS * 1000,
       now: this.now,
+      ...(options.slots ? { slots: options.slots } : {}),
     });
     const { shared } = options;
     if (shared) {

@@ -2,6 +2,7 @@
 // metadata routes, and a rig that mounts the real plugin in a real host behind a real MCP client.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
+import type { SharedServices } from '../../src/create-host.js';
 import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.js';
 import { clickupSettings } from '../../src/plugins/clickup/options.js';
@@ -90,6 +91,10 @@ export interface RigOptions {
   deadlines?: MountSpec['deadlines'];
   /** Requests the scenario means to go unanswered (404); any other unexpected request fails it at close. */
   unmatched?: (request: RecordedRequest) => boolean;
+  /** What the host shares with other hosts of a cluster (`joinCluster(...).shared`); default nothing. */
+  shared?: SharedServices;
+  /** Another rig's fake (a second host on one ClickUp); that rig closes it. */
+  fake?: FakeRest;
 }
 
 /** The real plugin with a short metadata TTL. */
@@ -105,7 +110,7 @@ const withTtl = (ttlMs: number) =>
   });
 
 export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig> {
-  const fake = await startFakeClickUp();
+  const fake = rig.fake ?? (await startFakeClickUp());
   // Restored at close, so no later test file sees this test's token.
   const previousToken = process.env[TOKEN_ENV];
   process.env[TOKEN_ENV] = TOKEN;
@@ -118,6 +123,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
   const connected = await connect({
     planner: { enabled: false },
     logger: createMemoryLogger(logs),
+    ...(rig.shared ? { shared: rig.shared } : {}),
     plugins: [
       {
         plugin: rig.metadataTtlMs === undefined ? clickup : withTtl(rig.metadataTtlMs),
@@ -160,7 +166,7 @@ export async function startClickUpRig(rig: RigOptions = {}): Promise<ClickUpRig>
     close: async () => {
       try {
         await connected.close();
-        await fake.close();
+        if (!rig.fake) await fake.close();
       } finally {
         if (previousToken === undefined) delete process.env[TOKEN_ENV];
         else process.env[TOKEN_ENV] = previousToken;

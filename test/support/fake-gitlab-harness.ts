@@ -1,6 +1,7 @@
 // Test rig for the gitlab plugin: the fake GitLab, the real plugin mounted in a real host, and a real MCP client.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
+import type { SharedServices } from '../../src/create-host.js';
 import type { MountSpec } from '../../src/host/index.js';
 import gitlab from '../../src/plugins/gitlab/index.js';
 import { DEFAULT_PROJECT, gl } from './fake-gitlab-bodies.js';
@@ -29,6 +30,10 @@ export interface RigOptions {
   token?: string;
   /** The host's per-method deadlines for the plugin. */
   deadlines?: MountSpec['deadlines'];
+  /** What the host shares with other hosts of a cluster (`joinCluster(...).shared`); default nothing. */
+  shared?: SharedServices;
+  /** Another rig's fake (a second host on one GitLab); that rig closes it. */
+  fake?: FakeGitLab;
 }
 
 export interface GitLabRig {
@@ -51,7 +56,7 @@ export interface GitLabRig {
 }
 
 export async function startGitLabRig(rig: RigOptions = {}): Promise<GitLabRig> {
-  const fake = await startFakeGitLab();
+  const fake = rig.fake ?? (await startFakeGitLab());
   process.env[TOKEN_ENV] = TOKEN;
   const bearer = rig.options?.auth === 'bearer';
   fake.expectAuth(
@@ -89,6 +94,7 @@ export async function startGitLabRig(rig: RigOptions = {}): Promise<GitLabRig> {
     // The request logs asserted here are the provider's own: the planner's are tested in planner-*.test.ts.
     planner: { enabled: false },
     logger: createMemoryLogger(logs),
+    ...(rig.shared ? { shared: rig.shared } : {}),
     plugins: [
       {
         plugin: gitlab,
@@ -124,6 +130,7 @@ export async function startGitLabRig(rig: RigOptions = {}): Promise<GitLabRig> {
       ),
     close: async () => {
       await connected.close();
+      if (rig.fake) return;
       await fake.close();
       // A request no route answered is a wrong path or method (the metadata of a rig without it aside).
       const metadata = /^\/api\/v4\/projects\/[^/]+(\/labels|\/milestones)?$/;

@@ -2,6 +2,7 @@
 // and a real MCP client.
 import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
+import type { SharedServices } from '../../src/create-host.js';
 import { type MountSpec, definePlugin } from '../../src/host/index.js';
 import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
 import type { ClientClock } from '../../src/plugins/jira/client.js';
@@ -34,6 +35,10 @@ export interface JiraRigOptions {
   metadataTtlMs?: number;
   /** The client's clock (rate-limit resets, retry waits); default real time. */
   clock?: ClientClock;
+  /** What the host shares with other hosts of a cluster (`joinCluster(...).shared`); default nothing. */
+  shared?: SharedServices;
+  /** Another rig's fake (a second host on one Jira); that rig closes it. */
+  fake?: FakeJira;
 }
 
 export interface JiraRig {
@@ -90,7 +95,7 @@ export const authHeader = (flavor: Flavor) =>
 export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
   const flavor = rig.flavor ?? 'cloud';
   const projects = rig.projects ?? [PROJ];
-  const fake = await startFakeJira();
+  const fake = rig.fake ?? (await startFakeJira());
   process.env[TOKEN_ENV] = TOKEN;
   process.env[EMAIL_ENV] = EMAIL;
   fake.expectAuth('authorization', authHeader(flavor));
@@ -105,6 +110,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
   const connected = await connect({
     planner: { enabled: false },
     logger: createMemoryLogger(logs),
+    ...(rig.shared ? { shared: rig.shared } : {}),
     plugins: [
       {
         plugin:
@@ -148,7 +154,7 @@ export async function startJiraRig(rig: JiraRigOptions = {}): Promise<JiraRig> {
     sent: (method, path) => fake.sent(method, path),
     close: async () => {
       await connected.close();
-      await fake.close();
+      if (!rig.fake) await fake.close();
     },
   };
 }

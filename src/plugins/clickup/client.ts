@@ -1,7 +1,7 @@
 // A thin typed fetch client for ClickUp API v2: JSON in and out, the token header, bounded retries, and the
 // per-token rate limit (X-RateLimit-Reset, unix seconds) waited out only when the call's deadline allows.
-import { type Logger, PluginError, logRetry } from '../../host/index.js';
-import { abortableSleep } from '../kit/index.js';
+import { type Logger, PluginError, type SharedRateLimits, logRetry } from '../../host/index.js';
+import { abortableSleep, rateLimitKey } from '../kit/index.js';
 import { type ClickUpFailure, type FailureTarget, clickupError, readErrorBody } from './failure.js';
 import type { ClickUpSettings } from './options.js';
 
@@ -70,11 +70,15 @@ function resetAtMs(headers: Headers): number | undefined {
   return headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
 }
 
-/** `logger` is told of each retry before its wait; none by default. */
+/**
+ * `logger` is told of each retry before its wait; none by default. `rateLimits` (a cluster's, `ctx.rateLimits`)
+ * shares the token's used-up window with the other processes; none by default.
+ */
 export function createClickUpClient(
   settings: ClickUpSettings,
   clock: ClientClock = REAL_CLOCK,
   logger?: Logger,
+  rateLimits?: SharedRateLimits,
 ): ClickUpClient {
   const noteRetry = (attempt: number, waitMs: number, why: string) => {
     if (logger) logRetry(logger, { attempt: attempt + 1, waitMs: Math.max(0, waitMs), why });
@@ -82,6 +86,11 @@ export function createClickUpClient(
   // When the token's window is known to be used up (a 429, or Remaining: 0), later requests wait for it
   // instead of spending a request on a certain 429.
   let blockedUntilMs = 0;
+  const limitKey = rateLimitKey('clickup', settings.baseUrl, settings.token);
+  const blockUntil = (untilMs: number) => {
+    blockedUntilMs = Math.max(blockedUntilMs, untilMs);
+    rateLimits?.block(limitKey, blockedUntilMs);
+  };
 
   /** Whether this call may wait `waitMs`: the wait plus a margin fits its time left (60 s with no deadline). */
   const affordableWait = (waitMs: number, bounds: CallBounds): boolean => {
@@ -104,6 +113,9 @@ export function createClickUpClient(
     if (body !== undefined) headers['content-type'] = 'application/json';
 
     for (let attempt = 0; ; attempt++) {
+      // Another process may have spent the window: it then waits (or fails) here as if this one had.
+      const shared = rateLimits ? await rateLimits.blockedUntil(limitKey) : undefined;
+      if (shared !== undefined) blockedUntilMs = Math.max(blockedUntilMs, shared);
       const blockedMs = blockedUntilMs - clock.now();
       if (blockedMs > 0) {
         if (!affordableWait(blockedMs, bounds)) {
@@ -131,8 +143,7 @@ export function createClickUpClient(
         throw fail(typeof code === 'string' ? { networkCode: code } : {});
       }
       const resetMs = resetAtMs(response.headers);
-      if (response.headers.get('x-ratelimit-remaining') === '0' && resetMs !== undefined)
-        blockedUntilMs = resetMs;
+      if (response.headers.get('x-ratelimit-remaining') === '0' && resetMs !== undefined) blockUntil(resetMs);
       if (response.ok) {
         const text = await response.text();
         return parseJson<T>(text, about);
@@ -140,7 +151,7 @@ export function createClickUpClient(
       const text = await response.text().catch(() => '');
       if (response.status === 429) {
         const until = resetMs ?? clock.now() + RETRY_BASE_MS * 4 ** attempt;
-        blockedUntilMs = Math.max(blockedUntilMs, until);
+        blockUntil(until);
         if (attempt < settings.retries && affordableWait(until - clock.now(), bounds)) {
           noteRetry(attempt, until - clock.now(), 'HTTP 429');
           continue;

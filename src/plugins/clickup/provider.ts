@@ -71,7 +71,7 @@ function withParams(tool: ToolDescriptor, params: Record<string, object>): ToolD
 }
 
 export function createClickUpProvider(settings: ClickUpSettings, ctx: PluginContext): PluginProvider {
-  const client = createClickUpClient(settings, undefined, ctx.logger);
+  const client = createClickUpClient(settings, undefined, ctx.logger, ctx.rateLimits);
   const metadata = createMetadataStore(client, settings, ctx.logger, ctx.sharedState);
   // The token's user: it proves ClickUp answers and takes the token, whichever lists it may see.
   const probe = createHealthProbe(

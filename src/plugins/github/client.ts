@@ -3,7 +3,10 @@ import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { type Logger, logRetry } from '../../host/index.js';
+import type { SharedRateLimits } from '../../host/index.js';
+import { rateLimitKey } from '../kit/index.js';
 import type { GitHubSettings } from './options.js';
+import { sharedLimits } from './shared-limits.js';
 
 /** Statuses plugin-retry leaves alone: the answer would not change (429 and 403 are throttling's to wait out). */
 const DO_NOT_RETRY = [400, 401, 403, 404, 409, 422, 429, 451];
@@ -43,7 +46,8 @@ function retryNotes(octokit: Pick<Octokit, 'hook'>, options: RetryNotesOptions):
   });
 }
 
-const ThrottledOctokit = Octokit.plugin(throttling, retryNotes, retry);
+// sharedLimits first: its wrap is innermost, so throttling and retry see what it throws as GitHub's own answer.
+const ThrottledOctokit = Octokit.plugin(sharedLimits, throttling, retryNotes, retry);
 /** The plugins add behaviour, not methods: the REST client's type is the whole surface we use. */
 export type GitHubClient = Octokit;
 
@@ -62,7 +66,12 @@ export interface RequestScope {
 /** Waits longer than this are not worth holding a tool call for: the call fails and says when to retry. */
 const MAX_RATE_LIMIT_WAIT_S = 10;
 
-export function createGitHubClient(settings: GitHubSettings, logger: Logger): GitHubClient {
+/** `rateLimits` (a cluster's, `ctx.rateLimits`) shares what GitHub says of the token's rate limit; none by default. */
+export function createGitHubClient(
+  settings: GitHubSettings,
+  logger: Logger,
+  rateLimits?: SharedRateLimits,
+): GitHubClient {
   const wait =
     (kind: string) =>
     (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
@@ -92,6 +101,14 @@ export function createGitHubClient(settings: GitHubSettings, logger: Logger): Gi
     },
     retry: { retries: settings.retries, doNotRetry: DO_NOT_RETRY },
     retryLogger: logger,
+    ...(rateLimits
+      ? {
+          sharedRateLimits: {
+            limits: rateLimits,
+            key: rateLimitKey('github', settings.baseUrl, settings.token),
+          },
+        }
+      : {}),
   });
   client.hook.error('request', (error, options) => {
     const status = (error as { status?: unknown }).status;

@@ -50,7 +50,7 @@ function createProbe(client: GitHubClient, settings: GitHubSettings, ctx: Plugin
 }
 
 export function createGitHubProvider(settings: GitHubSettings, ctx: PluginContext): PluginProvider {
-  const client = createGitHubClient(settings, ctx.logger);
+  const client = createGitHubClient(settings, ctx.logger, ctx.rateLimits);
   const metadata = createMetadataStore(client, settings, ctx.logger, ctx.sharedState);
   const probe = createProbe(client, settings, ctx);
   const subIssues = settings.subIssues ? createSubIssueTools(client, settings) : undefined;

@@ -1,5 +1,5 @@
 // The gitbeaker resources of one gitlab plugin instance, bound per tool call to that call's AbortSignal.
-import type { FetchedPage } from '../kit/index.js';
+import { type FetchedPage, rateLimitKey } from '../kit/index.js';
 import {
   IssueLinks,
   IssueNotes,
@@ -14,7 +14,7 @@ import {
   Projects,
   Users,
 } from '@gitbeaker/rest';
-import type { Logger } from '../../host/index.js';
+import type { Logger, SharedRateLimits } from '../../host/index.js';
 import type { GitLabSettings } from './options.js';
 import { createRequesterFn } from './requester.js';
 
@@ -41,8 +41,15 @@ export interface GitLabClient {
   api(signal?: AbortSignal): GitLabApi;
 }
 
-/** `logger` is told of each retry; none by default. */
-export function createGitLabClient(settings: GitLabSettings, logger?: Logger): GitLabClient {
+/** `logger` is told of each retry; none by default. `rateLimits` (a cluster's) shares the token's rate limit. */
+export function createGitLabClient(
+  settings: GitLabSettings,
+  logger?: Logger,
+  rateLimits?: SharedRateLimits,
+): GitLabClient {
+  const shared = rateLimits
+    ? { limits: rateLimits, key: rateLimitKey('gitlab', settings.baseUrl, settings.token) }
+    : undefined;
   const auth =
     settings.token === undefined
       ? {}
@@ -54,7 +61,10 @@ export function createGitLabClient(settings: GitLabSettings, logger?: Logger): G
       const config = {
         host: settings.baseUrl,
         ...auth,
-        requesterFn: createRequesterFn({ retries: settings.retries, ...(logger ? { logger } : {}) }, signal),
+        requesterFn: createRequesterFn(
+          { retries: settings.retries, ...(logger ? { logger } : {}), ...(shared ? { shared } : {}) },
+          signal,
+        ),
       } as ResourceConfig;
       return {
         get issues() {

@@ -72,7 +72,7 @@ function createProbe(settings: GitLabSettings, ctx: PluginContext) {
 }
 
 export function createGitLabProvider(settings: GitLabSettings, ctx: PluginContext): PluginProvider {
-  const client = createGitLabClient(settings, ctx.logger);
+  const client = createGitLabClient(settings, ctx.logger, ctx.rateLimits);
   const metadata = createMetadataStore(client, settings, ctx.logger, ctx.sharedState);
   const probe = createProbe(settings, ctx);
   const deps = { client, settings, metadata, users: createUserDirectory(client, settings) };

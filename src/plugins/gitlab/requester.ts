@@ -3,7 +3,7 @@
 // quarter second, then throws without the response; this one aborts with the tool call, waits out a short
 // Retry-After, and otherwise fails with the response so the reset time reaches the agent.
 import { GitbeakerRequestError, type Issues } from '@gitbeaker/rest';
-import { type Logger, logRetry } from '../../host/index.js';
+import { type Logger, type SharedRateLimits, logRetry } from '../../host/index.js';
 import { abortableSleep } from '../kit/index.js';
 
 type ResourceConfig = ConstructorParameters<typeof Issues>[0];
@@ -19,6 +19,8 @@ export interface RequesterSettings {
   retries: number;
   /** Told of each retry before its wait; none by default. */
   logger?: Logger;
+  /** The cluster's rate limits (`ctx.rateLimits`) and this token's key in them; none for a single process. */
+  shared?: { limits: SharedRateLimits; key: string };
 }
 
 /** The code of a fetch that got no response (`fetch failed`, its cause ECONNREFUSED…). */
@@ -73,6 +75,29 @@ async function describeFailure(response: Response): Promise<string> {
   }
 }
 
+/** When GitLab says the budget is used up until: a 429's wait, or RateLimit-Remaining 0 and its reset. */
+function limitedUntilMs(response: Response, nowMs: number): number | undefined {
+  if (response.status === 429) {
+    const waitS = rateLimitWaitS(response.headers, nowMs);
+    return waitS === undefined ? undefined : nowMs + waitS * 1000;
+  }
+  const reset = Number(response.headers.get('ratelimit-reset'));
+  return response.headers.get('ratelimit-remaining') === '0' && Number.isFinite(reset) && reset > 0
+    ? reset * 1000
+    : undefined;
+}
+
+/** What GitLab answers while the budget is used up, for a request another process knows not to send. */
+function knownLimit(request: Request, untilMs: number, nowMs: number): GitbeakerRequestError {
+  const description = 'Rate limit exceeded (known from another Foresight process; not sent)';
+  const retryAfterS = Math.max(0, Math.ceil((untilMs - nowMs) / 1000));
+  const response = new Response(JSON.stringify({ message: description }), {
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterS) },
+  });
+  return new GitbeakerRequestError(description, { cause: { description, request, response } });
+}
+
 /** Seconds to wait before retrying a 429, from Retry-After or RateLimit-Reset; undefined when neither says. */
 function rateLimitWaitS(headers: Headers, nowMs: number): number | undefined {
   const retryAfter = Number(headers.get('retry-after'));
@@ -121,6 +146,17 @@ export function createRequesterFn(settings: RequesterSettings, callSignal?: Abor
         const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
         for (let attempt = 0; ; attempt++) {
           const request = new Request(url, { ...init, ...(signal ? { signal } : {}) });
+          const shared = settings.shared;
+          const until = shared ? await shared.limits.blockedUntil(shared.key) : undefined;
+          if (until !== undefined && until > Date.now()) {
+            // Another process was told to wait: this one waits, or gives up, as a 429 of its own would make it.
+            const waitMs = until - Date.now();
+            if (attempt >= settings.retries || waitMs > MAX_RATE_LIMIT_WAIT_S * 1000)
+              throw knownLimit(request, until, Date.now());
+            if (settings.logger) logRetry(settings.logger, { attempt: attempt + 1, waitMs, why: 'HTTP 429' });
+            await abortableSleep(waitMs, signal);
+            continue;
+          }
           let response: Response;
           try {
             response = await fetch(request);
@@ -132,6 +168,8 @@ export function createRequesterFn(settings: RequesterSettings, callSignal?: Abor
             await abortableSleep(waitMs, signal);
             continue;
           }
+          const learned = shared ? limitedUntilMs(response, Date.now()) : undefined;
+          if (learned !== undefined) shared?.limits.block(shared.key, learned);
           if (response.ok) {
             const headers = Object.fromEntries(response.headers.entries());
             const body = await parseBody(response, options.asStream === true);

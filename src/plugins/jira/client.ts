@@ -1,8 +1,8 @@
 // The jira plugin's HTTP client: jira.js clients for the REST API (v3 Cloud, v2 Server) and the Agile API, each request
 // bound to its call's signal, retried where safe, 429 waited out within the call's deadline, failures made readable.
 import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
-import { type Logger, PluginError, logRetry } from '../../host/index.js';
-import { abortableSleep, providerError } from '../kit/index.js';
+import { type Logger, PluginError, type SharedRateLimits, logRetry } from '../../host/index.js';
+import { abortableSleep, providerError, rateLimitKey } from '../kit/index.js';
 import { jiraFailure, refusalOf, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';
 
@@ -81,14 +81,16 @@ export function createMyselfRequest(settings: JiraSettings): (signal: AbortSigna
 
 /**
  * `fieldLabel` names a field id the way the agent knows it, for Jira's field errors; `clock` defaults to real time;
- * `logger` is told of each retry.
+ * `logger` is told of each retry; `rateLimits` (a cluster's, `ctx.rateLimits`) shares the account's rate limit.
  */
 export function createJiraClient(
   settings: JiraSettings,
   fieldLabel: (fieldId: string) => string = (id) => id,
   clock: ClientClock = REAL_CLOCK,
   logger?: Logger,
+  rateLimits?: SharedRateLimits,
 ): JiraClient {
+  const limitKey = rateLimitKey('jira', settings.baseUrl, `${settings.email ?? ''}:${settings.token}`);
   const config = jiraConfig(settings);
   const rest = settings.flavor === 'cloud' ? new Version3Client(config) : new Version2Client(config);
   const agileClient = new AgileClient(config);
@@ -137,6 +139,23 @@ export function createJiraClient(
   ): Promise<T> {
     const method = request.method ?? 'GET';
     for (let attempt = 0; ; attempt++) {
+      const until = rateLimits ? await rateLimits.blockedUntil(limitKey) : undefined;
+      if (until !== undefined && until > clock.now()) {
+        // Another process was told to wait: this one waits, or gives up, as a 429 of its own would make it.
+        const waitMs = until - clock.now();
+        const left = scope.timeLeftMs?.() ?? Number.POSITIVE_INFINITY;
+        if (attempt >= settings.retries || waitMs > MAX_WAIT_MS || waitMs > left - DEADLINE_MARGIN_MS) {
+          throw providerError(
+            { status: 429, rateLimited: true, rateLimitResetAt: new Date(until) },
+            { provider: settings.providerName, target },
+          );
+        }
+        if (logger) logRetry(logger, { attempt: attempt + 1, waitMs, why: 'HTTP 429' });
+        await clock.sleep(waitMs, scope.signal).catch((reason: unknown) => {
+          throw refused(reason, target, scope.signal);
+        });
+        continue;
+      }
       try {
         return await client.sendRequest<T>(
           {
@@ -150,6 +169,8 @@ export function createJiraClient(
         );
       } catch (error) {
         const failure = jiraFailure(error, scope.signal);
+        const told = failure.status === 429 ? retryAfterMs(error) : undefined;
+        if (told !== undefined && told > 0) rateLimits?.block(limitKey, clock.now() + told);
         if (failure.aborted || attempt >= settings.retries) throw refused(error, target, scope.signal);
         let waitMs: number;
         if (failure.status === 429) waitMs = retryAfterMs(error) ?? RETRY_BASE_MS * 4 ** attempt;

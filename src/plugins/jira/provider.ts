@@ -71,7 +71,7 @@ export function createJiraProvider(
   else ctx.secrets?.add(settings.token);
   // Field errors from Jira name a field by id; the agent knows it by its cf_ parameter.
   let fieldLabel = (id: string) => id;
-  const client = createJiraClient(settings, (id) => fieldLabel(id), seams.clock, ctx.logger);
+  const client = createJiraClient(settings, (id) => fieldLabel(id), seams.clock, ctx.logger, ctx.rateLimits);
   const metadata = createMetadataStore(client, settings, ctx.logger, ctx.sharedState);
   // The signed-in user: it proves the site answers and takes the credentials, whichever projects they see.
   const probe = createHealthProbe(

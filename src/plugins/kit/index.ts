@@ -31,6 +31,7 @@ export {
 } from './refreshing-metadata.js';
 export { type MetadataSharing, metadataSharing, sharedMetadataKey } from './metadata-sharing.js';
 export { abortableSleep } from './sleep.js';
+export { rateLimitKey } from './rate-limit-key.js';
 export { type BackgroundWork, inBackground } from './background.js';
 export {
   createHealthProbe,
