@@ -2,6 +2,7 @@
 // connections) on the machine's Redis: claims, stored results, waiting on another member's claim, writes that make
 // stored results unservable, the epoch a (re)connecting member bumps, the size bound, "served elsewhere", and a
 // Redis that is gone (every operation answers at once, nothing throws).
+import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
 import type { SharedSpeculation } from '../src/planner/index.js';
@@ -166,6 +167,22 @@ describe.skipIf(!redis.ok)(
       expect(served).toEqual([key]);
     });
 
+    it('a claim answered while this process was busy is still taken (its answer read before giving up)', async () => {
+      const a = member();
+      const b = member();
+      await ready(a, b);
+      const key = newKey();
+      const claiming = a.spec.claim(key, 'get_item');
+      // The script runs in Redis at once; this process reads its answer only after 120 ms of its own work.
+      const until = Date.now() + 120;
+      while (Date.now() < until);
+      const claim = await claiming;
+      expect(claim).toMatchObject({ release: expect.any(Function) });
+      if (typeof claim === 'object') claim.release();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+    });
+
     it('a waiter stops waiting when the claim lapses (its holder died)', async () => {
       const a = member();
       const b = member();
@@ -184,6 +201,28 @@ describe.skipIf(!redis.ok)(
 );
 
 describe.skipIf(!redisServerInstalled())('shared speculation with Redis gone', () => {
+  it('a claim Redis answers too late is given up and then released, not left to hold the others', async () => {
+    const server = new PrivateRedis(await freePort());
+    await server.start();
+    const admin = createClient({ url: server.url });
+    admin.on('error', () => undefined);
+    try {
+      await admin.connect();
+      const a = member(server.url);
+      const b = member(server.url);
+      await ready(a, b);
+      const key = newKey();
+      // Writes (the claim script) wait 300 ms in Redis; the claim is given up after its 50 ms bound.
+      await admin.sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
+      expect(await a.spec.claim(key, 'get_item')).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+    } finally {
+      admin.destroy();
+      await server.stop();
+    }
+  });
+
   it('answers every operation at once without throwing, releases waiters, and is available again after', async () => {
     const server = new PrivateRedis(await freePort());
     await server.start();

@@ -45,7 +45,8 @@ if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'claime
 return {'taken'}`;
 
 // KEYS: entry, claim, gen, epoch. ARGV: claim value, stamp at claim, payload, ttl ms, channel, settled msg, failed msg.
-// An empty payload releases the claim without storing.
+// An empty payload releases the claim without storing. "failed" is told only for a claim still ours: another
+// process's claim on the key (ours lapsed) has waiters of its own.
 const SETTLE_SCRIPT = `
 local stored = 0
 local stamp = (redis.call('GET', KEYS[3]) or '0') .. '|' .. (redis.call('GET', KEYS[4]) or '0') .. '|'
@@ -53,8 +54,9 @@ if ARGV[3] ~= '' and stamp == ARGV[2] then
   redis.call('SET', KEYS[1], stamp .. ARGV[3], 'PX', ARGV[4])
   stored = 1
 end
-if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
-if stored == 1 then redis.call('PUBLISH', ARGV[5], ARGV[6]) else redis.call('PUBLISH', ARGV[5], ARGV[7]) end
+local mine = redis.call('GET', KEYS[2]) == ARGV[1]
+if mine then redis.call('DEL', KEYS[2]) end
+if stored == 1 then redis.call('PUBLISH', ARGV[5], ARGV[6]) elseif mine then redis.call('PUBLISH', ARGV[5], ARGV[7]) end
 return stored`;
 
 export interface RedisSpeculationOptions {
@@ -162,7 +164,19 @@ export class RedisSpeculation implements SharedSpeculation {
         arguments: [value, String(this.options.claimTimeoutMs)],
       }),
     );
-    if (!Array.isArray(reply)) return undefined;
+    if (!Array.isArray(reply)) {
+      // Given up on, the script may still have run and set the claim: left alone, it would hold every other
+      // process's call for this key until it lapsed. Ended only if it is ours (the value names this attempt).
+      this.#send(
+        (client) =>
+          client.eval(SETTLE_SCRIPT, {
+            keys,
+            arguments: [value, '', '', '1', this.redis.key(CHANNEL), '', this.#message('failed', id)],
+          }),
+        'release an unconfirmed claim',
+      );
+      return undefined;
+    }
     if (reply[0] === 'covered' || reply[0] === 'taken') return 'covered';
     const stamp = `${String(reply[1])}|${String(reply[2])}|`;
     let done = false;
@@ -170,8 +184,7 @@ export class RedisSpeculation implements SharedSpeculation {
       if (done) return;
       done = true;
       if (payload !== '') this.#ownKeys.set(id, key);
-      const message = (k: 'settled' | 'failed') =>
-        JSON.stringify({ from: this.#origin, k, id } satisfies Message);
+      const message = (k: 'settled' | 'failed') => this.#message(k, id);
       this.#send(
         (client) =>
           client.eval(SETTLE_SCRIPT, {
@@ -232,6 +245,10 @@ export class RedisSpeculation implements SharedSpeculation {
     this.#servedListeners.push(listener);
   }
 
+  #message(k: 'settled' | 'failed', id: string): string {
+    return JSON.stringify({ from: this.#origin, k, id } satisfies Message);
+  }
+
   #keysOf(id: string, tool: string): string[] {
     return [
       this.redis.key(`spec:e:${id}`),
@@ -253,7 +270,9 @@ export class RedisSpeculation implements SharedSpeculation {
       return await Promise.race([
         command(),
         new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => resolve(undefined), this.#lookupTimeoutMs);
+          // Given up only after one more look at the sockets: when this process's own event loop was the slow part
+          // (a long synchronous task), the answer is there already and is read before this check runs.
+          timer = setTimeout(() => setImmediate(() => resolve(undefined)), this.#lookupTimeoutMs);
         }),
       ]);
     } catch (error) {
