@@ -387,6 +387,10 @@ export function createHost(options: CreateHostOptions = {}): ForesightHost {
     ...(options.shared?.speculation ? { shared: options.shared.speculation } : {}),
     ...(options.shared?.budgets?.slots ? { slots: options.shared.budgets.slots } : {}),
   });
+  // A stream's next call may land on another process: a walk through a listing held here goes on from there.
+  options.shared?.learning?.onRelayedCall?.((call) =>
+    planner.continueListing(call.stream, call.tool, call.argsKey),
+  );
   // Every agent stream's tools, whatever the transport or era: the one place each tools/call answer passes.
   const pluginOf = (tool: string) => tools.listed(tool)?.ref.plugin;
   const openTools = observer

@@ -28,7 +28,7 @@ const CLAIM_TIMEOUT_S = 2;
 /** What get_item of a "slow…" id takes: shorter than the claim, so a live holder's call is joined, not redone. */
 const SLOW_MS = 1_200;
 
-function config(dir: string, keyPrefix: string): string {
+function config(dir: string, keyPrefix: string, learning = false): string {
   return [
     '[server]',
     'request_state_key_env = "FORESIGHT_RS_KEY"',
@@ -39,7 +39,8 @@ function config(dir: string, keyPrefix: string): string {
     `claim_timeout_s = ${CLAIM_TIMEOUT_S}`,
     '',
     '[planner]',
-    'learning = false',
+    `learning = ${learning}`,
+    `state_file = ${JSON.stringify(path.join(dir, 'planner.json'))}`,
     '',
     '[plugins.tracker]',
     `module = ${JSON.stringify(TRACKER)}`,
@@ -66,10 +67,10 @@ interface Rig {
 }
 
 /** `count` processes on one tracker directory and one Redis, each sharing (its subscriptions confirmed). */
-async function startRig(count: number, redisUrl: string, keyPrefix: string): Promise<Rig> {
+async function startRig(count: number, redisUrl: string, keyPrefix: string, learning = false): Promise<Rig> {
   const dir = await makeWorkspace({});
   const file = path.join(dir, 'foresight.toml');
-  await writeFile(file, config(dir, keyPrefix));
+  await writeFile(file, config(dir, keyPrefix, learning));
   const env = { FORESIGHT_REDIS_URL: redisUrl, FORESIGHT_RS_KEY: 'k'.repeat(48) };
   const servers = await Promise.all(
     Array.from({ length: count }, async () => {
@@ -176,6 +177,26 @@ describe.skipIf(!redis.ok)(
         const read = await call(server, 'tracker__get_item', { id: 'item2' });
         expect(read).toEqual({ value: 'v1', prefetch: undefined });
       }
+    });
+
+    it('a walk through a listing goes on when the agent’s reads land on other processes', async () => {
+      // Learning on: the processes relay each agent call to the others, whose learning windows and listings see it.
+      const { dir, servers } = await startRig(3, SHARED_REDIS_URL, `${PREFIX}walked:`, true);
+      const [a, b, c] = servers as [HttpServer, HttpServer, HttpServer];
+      await call(a, 'tracker__list_items', { prefix: 'walk', count: 6 });
+      await untilLogged(dir, ['done walk1', 'done walk2']);
+      expect(count(await calls(dir), 'started walk3')).toBe(0);
+      // The read of walk1 lands on B; A holds the listing and runs the next unread items ahead.
+      expect(await call(b, 'tracker__get_item', { id: 'walk1' })).toMatchObject({
+        prefetch: { source: 'cache' },
+      });
+      await untilLogged(dir, ['done walk3']);
+      const onC = await call(c, 'tracker__get_item', { id: 'walk3' });
+      expect(onC).toMatchObject({
+        value: 'v0',
+        prefetch: { source: expect.stringMatching(/^(cache|in_flight)$/) },
+      });
+      expect(count(await calls(dir), 'started walk3')).toBe(1);
     });
 
     it('a process killed mid-run: calls the client retries on the next process all complete', async () => {

@@ -173,6 +173,8 @@ interface Listing {
   sets: [string, PreparedSet][];
   /** `argsKey`s the agent has called. */
   consumed: Set<string>;
+  /** What the token of the call that listed them allows: the walk runs nothing ahead it could not call. */
+  mayCall: CallEnvironment['mayCall'];
 }
 
 /** How the learner names the edge of a call to the next items of a listing it belongs to. */
@@ -400,6 +402,30 @@ export class Planner {
       switchedOff: own.switchedOff().map((off) => ({ principal, ...off })),
       edges: rankEdgesByDivergence(own.edges()),
     };
+  }
+
+  /**
+   * Another process of the cluster answered a call of an agent stream open here (relayed with its canonical
+   * arguments). When it is an item of a listing this process holds for the stream, the walk goes on here: the next
+   * items run ahead as if the call had landed on this process, and their results are shared for wherever the
+   * agent's next call lands.
+   */
+  continueListing(stream: string, tool: string, argsKey: string): void {
+    if (this.closed || !this.enabled || argsKey === '' || !this.principals.has(stream)) return;
+    const listing = this.consumeListing(stream, tool, argsKey);
+    const set = listing?.sets.find(([, kept]) => kept.argsKey === argsKey)?.[1];
+    const model = this.modelOf(tool);
+    if (listing === undefined || set === undefined || model === undefined) return;
+    // Only the walk: the call's own follow-ups were planned where its result is.
+    this.schedulePlan(
+      stream,
+      set.prepared,
+      { ...model, followUp: [] },
+      { content: [] },
+      undefined,
+      listing,
+      listing.mayCall,
+    );
   }
 
   /** Stops planning: queued calls are dropped, running ones aborted, results left unserved count as wasted. */
@@ -665,7 +691,7 @@ export class Planner {
         if (set) sets.set(key, set);
       }
       setsOf.set(link, sets);
-      if (sets.size > MAX_ARGUMENT_SETS_PER_LINK) this.rememberListing(session, link, sets);
+      if (sets.size > MAX_ARGUMENT_SETS_PER_LINK) this.rememberListing(session, link, sets, mayCall);
     }
     // This call worked through a listing: its next sets follow it, as a link of this tool to itself.
     const continued: FollowUpLink | undefined = listing && {
@@ -895,9 +921,14 @@ export class Planner {
   }
 
   /** Keeps a link's projected sets for the agent to work through (newest listings first, a few per session). */
-  private rememberListing(session: string, link: FollowUpLink, sets: Map<string, PreparedSet>): void {
+  private rememberListing(
+    session: string,
+    link: FollowUpLink,
+    sets: Map<string, PreparedSet>,
+    mayCall: CallEnvironment['mayCall'],
+  ): void {
     const kept = this.listings.get(session) ?? [];
-    kept.unshift({ link, sets: [...sets], consumed: new Set() });
+    kept.unshift({ link, sets: [...sets], consumed: new Set(), mayCall });
     // Re-inserted, so the map's order is the sessions' last activity: a client that never said goodbye
     // is forgotten first.
     this.listings.delete(session);
