@@ -3,7 +3,7 @@
 // hosts sharing one Redis, the agent sending call i to host i % 3. Each run has its own worker thread; the three
 // hosts of the cluster run share theirs (see docs/benchmarks.md, "Planner replay across a cluster").
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeRedis } from '../../src/cluster/index.js';
@@ -84,7 +84,7 @@ async function runVariant(
   cluster: ClusterReplaySettings,
   scripts: readonly SessionScript[],
   rule: ChoiceRule,
-): Promise<{ report: ClusterVariantReport; problems: string[] }> {
+): Promise<{ report: ClusterVariantReport; runs: SessionRun[] }> {
   const runs: SessionRun[] = [];
   let next = 0;
   const drain = async (slot: readonly ReplayWorker[]) => {
@@ -101,7 +101,7 @@ async function runVariant(
     }
   };
   await Promise.all(slots.map(drain));
-  return { report: clusterVariantReport(rule, runs), problems: runs.flatMap((run) => run.problems) };
+  return { report: clusterVariantReport(rule, runs), runs };
 }
 
 export async function measureClusterReplay(
@@ -152,6 +152,7 @@ export async function measureClusterReplay(
         : [];
     const variants: ClusterVariantReport[] = [];
     const problems = new Set<string>();
+    const traces: { rule: string; runs: SessionRun[] }[] = [];
     for (const rule of settings.variants) {
       if (training.length > 0) {
         log(
@@ -163,10 +164,13 @@ export async function measureClusterReplay(
         `cluster replay, ${rule.name}: ${scripts.length} sessions × off/single/${cluster.processes} hosts, ` +
           `${slotCount} at a time`,
       );
-      const { report, problems: logged } = await runVariant(slots, context, cluster, scripts, rule);
+      const { report, runs } = await runVariant(slots, context, cluster, scripts, rule);
       variants.push(report);
-      for (const line of logged) problems.add(line);
+      traces.push({ rule: rule.name, runs });
+      for (const line of runs.flatMap((run) => run.problems)) problems.add(line);
     }
+    // BENCH_PLANNER_TRACE: every run's call records (a run of the cluster has `processes` set).
+    if (settings.traceFile) await writeFile(settings.traceFile, `${JSON.stringify(traces, null, 1)}\n`);
     return {
       settings: {
         ...settings,
