@@ -21,7 +21,15 @@ export interface ClusterModeFigures {
   redisRoundTripsPerCall: number | undefined;
   /** Agent calls ÷ the sessions' summed wall time: the agent's pace (think time included), not a capacity. */
   callsPerSecond: number;
+  /**
+   * Agent calls that waited STALL_MS or more, and their summed wait, ms: no call of the replay takes that long
+   * upstream, so these waited on something else (in a cluster, another member's claim).
+   */
+  stalls: { calls: number; waitMs: number };
 }
+
+/** A call this slow waited on something besides its upstream (a few hundred ms at most at the default scale). */
+export const STALL_MS = 1000;
 
 export interface ClusterVariantReport {
   rule: ChoiceRule;
@@ -62,7 +70,9 @@ const sum = (values: readonly number[]) => values.reduce((total, v) => total + v
 function figures(mode: ModeReport, off: ModeReport, runs: readonly SessionRun[]): ClusterModeFigures {
   const trips = runs.flatMap((run) => (run.redisRoundTrips === undefined ? [] : [run.redisRoundTrips]));
   const savedMs = off.totalWaitMs - mode.totalWaitMs;
+  const stalled = runs.flatMap((run) => run.calls).filter((call) => call.waitMs >= STALL_MS);
   return {
+    stalls: { calls: stalled.length, waitMs: sum(stalled.map((call) => call.waitMs)) },
     savedMs,
     savedPercent: (savedMs / off.totalWaitMs) * 100,
     upstreamPerCall: mode.upstream.requests / Math.max(1, mode.agentCalls),
@@ -148,6 +158,7 @@ const HEADER = [
   'upstream/call',
   'redis rt/call',
   'calls/s',
+  'stalls',
   'stale/reads',
 ];
 
@@ -179,6 +190,7 @@ function rows(variant: ClusterVariantReport): string[][] {
       fixed(f.upstreamPerCall, 3),
       fixed(f.redisRoundTripsPerCall, 2),
       fixed(f.callsPerSecond, 2),
+      f.stalls.calls === 0 ? '0' : `${f.stalls.calls} (${fixed(f.stalls.waitMs / 1000, 1)} s)`,
       `${m.staleAnswers}/${m.reads}`,
     ];
   });
