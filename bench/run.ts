@@ -3,11 +3,13 @@
 // with many tools — then the upstream proxy overhead (a mounted MCP server called directly, through a naive
 // bridge, through Foresight and through mcp-proxy; tools/list with a hung upstream), the enrichment pipeline
 // (tools/list with 500 tools and 6 enrichers, cold and cached), the format layer's token efficiency on recorded
-// GitHub payloads and the planner replay (agent sessions with the planner off and on, in both protocol eras).
+// GitHub payloads, the planner replay (agent sessions with the planner off and on, in both protocol eras) and the
+// replay across a cluster (the planner off, on one host, on three hosts sharing a Redis).
 // Each part is printed and merged into bench/results/latest.json as soon as it finishes (bench/lib/parts.ts).
 // BENCH_ONLY names the parts to run, comma-separated: eras (the 8 tools/call cells), oauth (tools/call with the
 // static bearer token vs an OAuth JWT), list, upstream, enrichment, tokens, planner (the replay,
-// `npm run bench:planner`); BENCH_SKIP_PLANNER=1 runs everything but the replay.
+// `npm run bench:planner`), cluster (`npm run bench:cluster`); BENCH_SKIP_PLANNER=1 runs everything but the two
+// replays, BENCH_SKIP_CLUSTER=1 everything but the cluster one.
 //
 // Only light modules are imported here: every input the chosen parts read (the built CLI, the agent corpus, the
 // recorded fixtures, the upstream servers) is checked before the parts' code is loaded, so a missing one fails the

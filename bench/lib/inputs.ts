@@ -14,7 +14,16 @@ export interface BenchInput {
 }
 
 /** The parts of `npm run bench`, in the order a full run measures them. */
-export const BENCH_PARTS = ['eras', 'oauth', 'list', 'upstream', 'enrichment', 'tokens', 'planner'] as const;
+export const BENCH_PARTS = [
+  'eras',
+  'oauth',
+  'list',
+  'upstream',
+  'enrichment',
+  'tokens',
+  'planner',
+  'cluster',
+] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** The agent corpus the planner replay fits its sessions to, kept in the repository (see its SOURCE.md). */
@@ -107,6 +116,7 @@ export function partInputs(part: BenchPart, cli: BenchInput): BenchInput[] {
         remedy: NPM_CI,
       }));
     case 'planner':
+    case 'cluster':
       return CORPUS_FILES.map((file) => {
         const path = join(CORPUS_DIR, file);
         return {

@@ -14,6 +14,12 @@ import { measureOAuth } from './oauth.js';
 import { formatOAuthReport } from './oauth-report.js';
 import { type OAuthBenchSettings, readOAuthSettings } from './oauth-settings.js';
 import {
+  type ClusterReplaySettings,
+  formatClusterReplayReport,
+  measureClusterReplay,
+  readClusterReplaySettings,
+} from './planner-replay-cluster.js';
+import {
   type PlannerReplaySettings,
   formatPlannerReplayReport,
   measurePlannerReplay,
@@ -48,6 +54,7 @@ interface PartSettings {
   oauth?: OAuthBenchSettings;
   upstream?: UpstreamBenchSettings;
   planner?: PlannerReplaySettings;
+  cluster?: ClusterReplaySettings;
 }
 
 /** What a finished part adds to the results file and prints. */
@@ -179,6 +186,19 @@ async function runPart(
         text: formatPlannerReplayReport(report),
       };
     }
+    case 'cluster': {
+      const cluster = settings.cluster as ClusterReplaySettings;
+      log(
+        `cluster replay: generated agent sessions in the 2026-07-28 era, the planner off, on one host and on ` +
+          `${cluster.processes} hosts sharing Redis, side by side, after training (about 5 minutes)`,
+      );
+      const report = await measureClusterReplay(cluster, log);
+      return {
+        key: 'clusterReplay',
+        entries: { clusterReplay: report },
+        text: formatClusterReplayReport(report),
+      };
+    }
   }
 }
 
@@ -206,6 +226,7 @@ export async function runParts(parts: readonly BenchPart[], bench: BenchSettings
     ...(parts.includes('oauth') ? { oauth: readOAuthSettings() } : {}),
     ...(parts.includes('upstream') ? { upstream: readUpstreamSettings() } : {}),
     ...(parts.includes('planner') ? { planner: readPlannerReplaySettings() } : {}),
+    ...(parts.includes('cluster') ? { cluster: readClusterReplaySettings() } : {}),
   };
   const header = { generatedAt: new Date().toISOString(), machine: describeMachine(), settings: bench };
   const file = resultsFile();

@@ -304,8 +304,11 @@ export function runMeta(run: string): Record<string, string> {
   return { [TRACEPARENT_META_KEY]: `00-${digest.slice(0, 32)}-${digest.slice(32, 48)}-01` };
 }
 
+/** What the agent calls its tools through: one client, or (the cluster replay) several in turn. */
+export type AgentClient = Pick<Client, 'callTool'>;
+
 export interface AgentOptions {
-  client: Client;
+  client: AgentClient;
   /** A client of a host with the planner off over the same upstream data, without latency. */
   reference: Client;
   /**

@@ -6,7 +6,8 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type ForesightConfig, loadConfig } from '../../src/config/index.js';
-import { type ForesightHost, createHost } from '../../src/create-host.js';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
+import { type ForesightHost, type SharedServices, createHost } from '../../src/create-host.js';
 import type { Logger } from '../../src/host/index.js';
 import { COUNTER_NAMES, PLANNER_STATS_URI, type PlannerCounters } from '../../src/planner/index.js';
 import { BUILTIN_PLUGINS } from '../../src/plugins/index.js';
@@ -96,6 +97,11 @@ export interface ReplayHostOptions {
   plannerToml?: string;
   /** The state file to share, or one to start from (copied); default a fresh file of this run's own. */
   state?: { shared: string } | { startFrom: string };
+  /**
+   * A cluster member's part (`joinCluster(...)`: its bus and shared services), and the requestState key every
+   * member shares; absent for a host of its own.
+   */
+  cluster?: { bus: ServerEventBus; shared: SharedServices; requestStateKey: string };
 }
 
 export interface ReplayHost {
@@ -173,6 +179,13 @@ export async function startReplayHost(options: ReplayHostOptions): Promise<Repla
   const host = createHost({
     config,
     logger: collectingLogger(logs),
+    ...(options.cluster
+      ? {
+          bus: options.cluster.bus,
+          shared: options.cluster.shared,
+          requestStateKey: options.cluster.requestStateKey,
+        }
+      : {}),
     plugins: [
       {
         plugin: options.logs

@@ -31,6 +31,10 @@ export interface SessionRun {
   /** Speculative calls as they reached the plugins, and those of writing tools among them. */
   speculative: { calls: number; writes: number; list: string[] };
   stats: { counters: PlannerCounters } | { unavailable: string };
+  /** The cluster replay: how many hosts (cluster members) served the agent; absent for one host of its own. */
+  processes?: number;
+  /** The cluster replay: Redis commands the members sent during the session (start-up left out). */
+  redisRoundTrips?: number;
   /** [planner] keys the build refused (see planner-replay-host.ts). */
   droppedKeys: string[];
   /** Distinct warnings and errors the run's hosts logged. */

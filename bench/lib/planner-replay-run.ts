@@ -4,7 +4,13 @@ import { type SessionScript, WORKSPACE_PREFIX } from './corpus-sessions.js';
 import type { BenchEra } from './endpoint.js';
 import { type AgentWorld, type ChoiceRule, runAgent, runMeta } from './planner-replay-agent.js';
 import { startReplayGitLab } from './planner-replay-gitlab.js';
-import { startReplayHost } from './planner-replay-host.js';
+import {
+  type ClusterJob,
+  type HostsUnderTest,
+  singleHost,
+  startClusterHosts,
+} from './planner-replay-cluster-hosts.js';
+import { type ReplayHostOptions, startReplayHost } from './planner-replay-host.js';
 import { callKey, createCallLog, latencyFor, sleep } from './planner-replay-plugins.js';
 import type { Mode, SessionRun } from './planner-replay-report.js';
 import type { PlannerReplaySettings } from './planner-replay-settings.js';
@@ -28,6 +34,11 @@ export interface RunJob {
    * save); a measured run starts from a copy of the trained one, so it learns from no other measured run.
    */
   state?: { shared: string } | { startFrom: string };
+  /**
+   * The cluster replay's `three` mode: the host under test is that many hosts in this worker, members of one
+   * cluster on Redis, the agent's calls sent to them in turn. Absent: one host, no Redis.
+   */
+  cluster?: ClusterJob;
 }
 
 /** How long to wait for speculative calls still running after the last agent call. */
@@ -62,7 +73,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
   const requestMeta = runMeta(name);
   const hosts: { close(): Promise<void> }[] = [];
   try {
-    const tested = await startReplayHost({
+    const options: ReplayHostOptions = {
       dir: job.dir,
       name,
       era: job.era,
@@ -75,7 +86,11 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       logs,
       workspaceLatencyMs: (tool, args) =>
         latencyFor(settings.seed, callKey(tool, args), low, high, settings.timeScale),
-    });
+    };
+    // Every member's plugins count into the same logs and ask the same GitLab: their counts are the sums.
+    const tested: HostsUnderTest = job.cluster
+      ? await startClusterHosts(options, job.cluster)
+      : singleHost(await startReplayHost(options));
     hosts.push(tested);
     const reference = await startReplayHost({
       dir: job.dir,
@@ -89,10 +104,14 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
     hosts.push(reference);
     await gitlab.metadataLoaded(METADATA_TIMEOUT_MS);
     await Promise.all([
-      tested.client.listTools({ _meta: requestMeta }),
+      ...tested.clients.map((client) => client.listTools({ _meta: requestMeta })),
       reference.client.listTools({ _meta: requestMeta }),
     ]);
-    const before = { requests: gitlab.counted.requests.length, unmatched: gitlab.counted.unmatched.length };
+    const before = {
+      requests: gitlab.counted.requests.length,
+      unmatched: gitlab.counted.unmatched.length,
+      redisRoundTrips: tested.redisRoundTrips(),
+    };
     hooks.ready();
     await hooks.start();
     const started = performance.now();
@@ -115,7 +134,8 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       () => gitlab.inFlight() + logs.workspace.inFlight + logs.gitlab.inFlight,
       QUIESCE_TIMEOUT_MS,
     );
-    await tested.client.close();
+    const redisRoundTrips = tested.redisRoundTrips();
+    await Promise.all(tested.clients.map((client) => client.close()));
     const stats = await tested.readStats();
     await Promise.all(hosts.splice(0).map((host) => host.close()));
     const requests = gitlab.counted.requests.slice(before.requests);
@@ -139,8 +159,12 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
         list: [...logs.workspace.speculativeCalls, ...logs.gitlab.speculativeCalls],
       },
       stats,
+      ...(job.cluster ? { processes: job.cluster.processes } : {}),
+      ...(redisRoundTrips === undefined || before.redisRoundTrips === undefined
+        ? {}
+        : { redisRoundTrips: redisRoundTrips - before.redisRoundTrips }),
       droppedKeys: [...new Set([...tested.droppedKeys, ...reference.droppedKeys])],
-      problems: [...new Set([...tested.logs.problems, ...reference.logs.problems])],
+      problems: [...new Set([...tested.problems, ...reference.logs.problems])],
     };
   } finally {
     await Promise.allSettled(hosts.map((host) => host.close()));

@@ -54,7 +54,12 @@ export interface PlannerReplaySettings {
   plannerToml?: string;
 }
 
-function envNumber(name: string, fallback: number, valid: (n: number) => boolean, what: string): number {
+export function envNumber(
+  name: string,
+  fallback: number,
+  valid: (n: number) => boolean,
+  what: string,
+): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

@@ -37,7 +37,7 @@ interface Slot {
   workers: [ReplayWorker, ReplayWorker];
 }
 
-interface VariantContext {
+export interface VariantContext {
   settings: PlannerReplaySettings;
   dir: string;
   workspaceRoot: string;
@@ -53,7 +53,7 @@ interface VariantContext {
  * in the first era: what the planner learns is what the agent does, the same in every era, so the eras'
  * measured runs all start from the same state.
  */
-async function train(
+export async function train(
   workers: readonly ReplayWorker[],
   context: VariantContext,
   scripts: readonly SessionScript[],

@@ -76,12 +76,16 @@ export async function collectMainThreadProfiles(dir: string): Promise<void> {
 
 /**
  * The parts to run, in bench order: BENCH_ONLY names them, comma-separated (eras, oauth, list, upstream,
- * enrichment, tokens, planner); unset, every part, the planner replay left out when BENCH_SKIP_PLANNER=1.
+ * enrichment, tokens, planner, cluster); unset, every part, both planner replays (planner, cluster) left out when
+ * BENCH_SKIP_PLANNER=1 and the cluster replay (it needs Redis) when BENCH_SKIP_CLUSTER=1.
  */
 export function readParts(): BenchPart[] {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only.trim() === '')
-    return BENCH_PARTS.filter((part) => part !== 'planner' || process.env.BENCH_SKIP_PLANNER !== '1');
+    return BENCH_PARTS.filter((part) => {
+      if (part === 'planner' || part === 'cluster') return process.env.BENCH_SKIP_PLANNER !== '1';
+      return true;
+    }).filter((part) => part !== 'cluster' || process.env.BENCH_SKIP_CLUSTER !== '1');
   const names = only.split(',').map((name) => name.trim());
   const known = (name: string): name is BenchPart => (BENCH_PARTS as readonly string[]).includes(name);
   if (!names.every(known))
