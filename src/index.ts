@@ -39,6 +39,8 @@ export {
   type ForesightHost,
   type HttpOptions,
   type OAuthOptions,
+  type SharedBudgets,
+  type SharedServices,
 } from './create-host.js';
 export type { IntrospectionOptions, OAuthResourceOptions } from './protocol/index.js';
 export {
