@@ -416,7 +416,9 @@ export class Planner {
     const set = listing?.sets.find(([, kept]) => kept.argsKey === argsKey)?.[1];
     const model = this.modelOf(tool);
     if (listing === undefined || set === undefined || model === undefined) return;
-    // Only the walk: the call's own follow-ups were planned where its result is.
+    // Only the walk: the call's own follow-ups were planned where its result is. Ranked by what the principal's
+    // learner knows of walks (as it would be here), though the call itself is learned from where it was made.
+    const learner = this.learners?.peek(this.principalOf(stream));
     this.schedulePlan(
       stream,
       set.prepared,
@@ -425,6 +427,7 @@ export class Planner {
       undefined,
       listing,
       listing.mayCall,
+      learner,
     );
   }
 
@@ -646,6 +649,8 @@ export class Planner {
     observation: Observed | undefined,
     listing: Listing | undefined,
     mayCall: CallEnvironment['mayCall'],
+    /** Whose learned probabilities rank the candidates; default the observation's learner. */
+    learner = observation?.learner,
   ): void {
     if (model.followUp.length === 0 && listing === undefined) {
       // Nothing to plan: the learner hears so at once, without a turn of the event loop per call.
@@ -655,7 +660,7 @@ export class Planner {
     // After the answer has gone out: planning never delays the agent's own call.
     setImmediate(() => {
       try {
-        this.plan(session, prepared, model, raw, observation, listing, mayCall);
+        this.plan(session, prepared, model, raw, observation, listing, mayCall, learner);
       } catch (error) {
         this.options.logger.warn(
           { tool: prepared.enriched.ref.published, err: describeThrown(error) },
@@ -674,11 +679,11 @@ export class Planner {
     listing: Listing | undefined,
     /** What the token of the call planned from allows ([auth.scopes]): nothing else is run ahead for it. */
     mayCall: CallEnvironment['mayCall'],
+    learner: TransitionLearner | undefined,
   ): void {
     if (this.closed) return;
     const { enriched: from, args: prevArgs } = call;
     const { settings } = this.options;
-    const learner = observation?.learner;
     const published = from.ref.published;
     // Each link's argument sets that map and validate for its tool, in projection order, by the
     // canonical JSON of the agent-side arguments (what planFollowUps keys candidates by).
