@@ -15,6 +15,7 @@ import {
   redisServerInstalled,
   sharedRedis,
   testPrefix,
+  membersReady,
 } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -36,7 +37,7 @@ function member(options: { url?: string; slotLeaseMs?: number } = {}): Cluster {
 }
 
 async function connected(...clusters: Cluster[]): Promise<void> {
-  await vi.waitFor(() => expect(clusters.every((c) => c.reachable())).toBe(true), { timeout: 5_000 });
+  await membersReady(clusters);
 }
 
 function slotsOf(cluster: Cluster): SharedSlots {

@@ -14,6 +14,8 @@ import {
   redisServerInstalled,
   sharedRedis,
   testPrefix,
+  membersReady,
+  until,
 } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -37,20 +39,9 @@ function member(
   return { cluster, seen, logger };
 }
 
-/** Polls `condition` every 20 ms for up to `ms`: pub/sub delivery is asynchronous by nature. */
-async function until(condition: () => boolean, ms = 3_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Both connections up and the subscription confirmed: a PUBLISH now reaches every member. */
 async function settled(...clusters: Cluster[]): Promise<void> {
-  await until(() => clusters.every((c) => c.reachable()), 5_000, 'redis connections');
-  // SUBSCRIBE is sent on 'ready'; one round trip later Redis has it.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await membersReady(clusters, 100);
 }
 
 afterEach(async () => {

@@ -24,6 +24,7 @@ import {
   redisServerInstalled,
   sharedRedis,
   testPrefix,
+  until,
 } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -83,14 +84,6 @@ function teach(pool: LearnerPool, principal: string, times: number): void {
 const estimate = (n: number) => (positionPrior(PRIOR, 0) * K + n) / (K + n);
 const probability = (pool: LearnerPool, principal: string) =>
   pool.of(principal).probability(FROM, TO, 0, PRIOR);
-
-async function until(condition: () => boolean, ms = 5_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function hash(key: string, url = SHARED_REDIS_URL): Promise<Record<string, string>> {
   const client = createClient({ url });

@@ -21,6 +21,7 @@ import {
   redisServerInstalled,
   sharedRedis,
   testPrefix,
+  membersReady,
 } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -82,7 +83,7 @@ function store(source: ReturnType<ReturnType<typeof tracker>['source']>, sharing
 const labelsOf = (s: RefreshingMetadata<Labels>) => [...(s.current()?.labels ?? [])];
 
 async function reachable(...clusters: Cluster[]): Promise<void> {
-  await vi.waitFor(() => expect(clusters.every((c) => c.reachable())).toBe(true), { timeout: 5_000 });
+  await membersReady(clusters);
 }
 
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
-import type { SharedSpeculation } from '../src/planner/index.js';
+import type { SharedClaim, SharedSpeculation } from '../src/planner/index.js';
 import { freePort } from './support/everything-http.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import {
@@ -15,6 +15,8 @@ import {
   redisServerInstalled,
   sharedRedis,
   testPrefix,
+  membersReady,
+  until,
 } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -35,18 +37,19 @@ function member(url = SHARED_REDIS_URL): { cluster: Cluster; spec: SharedSpecula
   return { cluster, spec };
 }
 
-async function until(condition: () => boolean, ms = 5_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Members connected, their subscriptions confirmed and their start-up epoch bumps done. */
 async function ready(...members: { cluster: Cluster }[]): Promise<void> {
-  await until(() => members.every(({ cluster }) => cluster.reachable()), 5_000, 'redis connections');
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await membersReady(
+    members.map(({ cluster }) => cluster),
+    150,
+  );
+}
+
+/** A claim the test needs to hold: anything else fails the test at once. */
+async function claimed(spec: SharedSpeculation, key: string, tool: string): Promise<SharedClaim> {
+  const claim = await spec.claim(key, tool);
+  if (typeof claim !== 'object') throw new Error(`no claim on ${key}: ${String(claim)}`);
+  return claim;
 }
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
@@ -89,8 +92,7 @@ describe.skipIf(!redis.ok)(
       const b = member();
       await ready(a, b);
       const key = newKey();
-      const claim = await a.spec.claim(key, 'get_item');
-      if (typeof claim !== 'object') throw new Error('no claim');
+      const claim = await claimed(a.spec, key, 'get_item');
       const found = await b.spec.lookup([key], 'get_item');
       const waited = found.kind === 'claimed' ? found.wait() : undefined;
       await b.spec.invalidate(['get_item'], { id: 'x' });
@@ -108,8 +110,7 @@ describe.skipIf(!redis.ok)(
         [item, 'get_item'],
         [list, 'list_items'],
       ] as const) {
-        const claim = await a.spec.claim(key, tool);
-        if (typeof claim !== 'object') throw new Error('no claim');
+        const claim = await claimed(a.spec, key, tool);
         claim.store(text(tool), 60, 5);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -127,8 +128,7 @@ describe.skipIf(!redis.ok)(
       const a = member();
       await ready(a);
       const key = newKey();
-      const claim = await a.spec.claim(key, 'get_item');
-      if (typeof claim !== 'object') throw new Error('no claim');
+      const claim = await claimed(a.spec, key, 'get_item');
       claim.store(text('before'), 60, 5);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect((await a.spec.lookup([key], 'get_item')).kind).toBe('entry');
@@ -142,8 +142,7 @@ describe.skipIf(!redis.ok)(
       const b = member();
       await ready(a, b);
       const key = newKey();
-      const claim = await a.spec.claim(key, 'get_item');
-      if (typeof claim !== 'object') throw new Error('no claim');
+      const claim = await claimed(a.spec, key, 'get_item');
       const found = await b.spec.lookup([key], 'get_item');
       const waited = found.kind === 'claimed' ? found.wait() : undefined;
       claim.store(text('x'.repeat(1024 * 1024 + 1)), 60, 5);
@@ -158,8 +157,7 @@ describe.skipIf(!redis.ok)(
       const key = newKey();
       const served: string[] = [];
       a.spec.onServedElsewhere((heard) => served.push(heard));
-      const claim = await a.spec.claim(key, 'get_item');
-      if (typeof claim !== 'object') throw new Error('no claim');
+      const claim = await claimed(a.spec, key, 'get_item');
       claim.store(text('used'), 60, 5);
       await new Promise((resolve) => setTimeout(resolve, 50));
       b.spec.served(key);

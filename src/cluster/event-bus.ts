@@ -2,7 +2,7 @@
 // stream on this process never waits on, or misses an event because of, Redis.
 import { randomUUID } from 'node:crypto';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
-import type { SharedRedis } from './shared-redis.js';
+import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
 
 /** One event on the channel: who published it, so its publisher can skip its own (already delivered locally). */
 interface Envelope {
@@ -86,15 +86,10 @@ const LIST_KINDS = new Set(['tools_list_changed', 'prompts_list_changed', 'resou
 
 /** The envelope in `message`, or undefined for anything else (another program sharing the channel, a bad prefix). */
 export function parseEnvelope(message: string): Envelope | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(message);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { from, event } = value as { from?: unknown; event?: unknown };
-  if (typeof from !== 'string' || typeof event !== 'object' || event === null) return undefined;
+  const value = parseChannelMessage(message);
+  if (value === undefined) return undefined;
+  const { from, event } = value;
+  if (typeof event !== 'object' || event === null) return undefined;
   const { kind, uri, params } = event as { kind?: unknown; uri?: unknown; params?: unknown };
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
     return undefined;

@@ -9,9 +9,11 @@ import {
   type PrincipalDelta,
   type RelayedCall,
   type SharedLearning,
+  edgeKey,
+  emptyEdge,
 } from '../planner/index.js';
 import { DEFAULT_LEARNING_SYNC_MS } from '../config/index.js';
-import type { SharedRedis } from './shared-redis.js';
+import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
 
 /** How long a principal's counts live after its last push (each push renews it). */
 export const LEARNING_TTL_MS = 30 * 24 * 60 * 60 * 1_000;
@@ -163,15 +165,9 @@ export class RedisSharedLearning implements SharedLearning {
 
   /** A call another process relayed, or undefined for this process's own echo and for anything else. */
   private parseRelayed(message: string): RelayedCall | undefined {
-    let value: unknown;
-    try {
-      value = JSON.parse(message);
-    } catch {
-      return undefined;
-    }
-    if (typeof value !== 'object' || value === null) return undefined;
-    const { from, p, s, t, a } = value as Record<string, unknown>;
-    if (from === this.origin) return undefined;
+    const value = parseChannelMessage(message);
+    if (value === undefined || value.from === this.origin) return undefined;
+    const { p, s, t, a } = value;
     if (typeof p !== 'string' || typeof s !== 'string' || typeof t !== 'string' || typeof a !== 'string')
       return undefined;
     return { principal: p, stream: s, tool: t, argsKey: a };
@@ -206,7 +202,7 @@ export function fieldsOf(counts: LearnedCounts): string[] {
   for (const [tool, { calls }] of Object.entries(counts.tools))
     if (calls > 0) fields.push(`c|${tool}`, String(calls));
   for (const edge of counts.edges) {
-    const key = [edge.from, edge.to, ...(edge.via === undefined ? [] : [edge.via])].join('\u0000');
+    const key = edgeKey(edge.from, edge.to, edge.via);
     fields.push(`p|${key}`, String(edge.prior));
     if (edge.followed > 0) fields.push(`f|${key}`, String(edge.followed));
     edge.offered.forEach((n, i) => n > 0 && fields.push(`o${i}|${key}`, String(n)));
@@ -224,16 +220,7 @@ export function countsOf(reply: unknown): LearnedCounts {
     if (found !== undefined) return found;
     const [from, to, via, ...rest] = key.split('\u0000');
     if (from === undefined || to === undefined || rest.length > 0) return undefined;
-    const zeros = () => new Array<number>(MAX_ARGUMENT_SETS_PER_LINK).fill(0);
-    const made: LearnedEdgeState = {
-      from,
-      to,
-      ...(via === undefined ? {} : { via }),
-      prior: 0,
-      followed: 0,
-      offered: zeros(),
-      matched: zeros(),
-    };
+    const made = emptyEdge(from, to, via);
     edges.set(key, made);
     return made;
   };

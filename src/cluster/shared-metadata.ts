@@ -2,7 +2,7 @@
 // message when it is written, so what one process loaded (a tracker's metadata) the others read.
 import { createHash, randomUUID } from 'node:crypto';
 import type { SharedClaim, SharedPluginState, SharedPluginStates, SharedRead } from '../host/index.js';
-import type { SharedRedis } from './shared-redis.js';
+import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
 
 /** The channel under the key prefix on which a write is announced. */
 export const PLUGIN_STATE_CHANNEL = 'pstate';
@@ -180,13 +180,14 @@ export class RedisPluginStates implements SharedPluginStates {
   }
 
   #announced(message: string): void {
-    let announcement: Partial<Announcement>;
-    try {
-      announcement = JSON.parse(message) as Partial<Announcement>;
-    } catch {
+    // A message that is no object (`null`, say) is ignored, not read as one.
+    const announcement = parseChannelMessage(message);
+    if (
+      announcement === undefined ||
+      announcement.from === this.#origin ||
+      typeof announcement.key !== 'string'
+    )
       return;
-    }
-    if (announcement.from === this.#origin || typeof announcement.key !== 'string') return;
     for (const listener of this.#listeners.get(announcement.key) ?? []) {
       try {
         listener();

@@ -96,3 +96,21 @@ export class SharedRedis {
       );
   }
 }
+
+/**
+ * A message of one of the cluster's channels: a JSON object naming its sender in `from`. Undefined for anything else
+ * (another program on the channel, a bad key prefix), which every listener ignores.
+ */
+export function parseChannelMessage(text: string): (Record<string, unknown> & { from: string }) | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const message = value as Record<string, unknown>;
+  return typeof message.from === 'string'
+    ? (message as Record<string, unknown> & { from: string })
+    : undefined;
+}

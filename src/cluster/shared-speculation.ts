@@ -11,7 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from '../planner/index.js';
-import type { SharedRedis } from './shared-redis.js';
+import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
 
 /** How long an agent's call waits for a lookup before going on without it. */
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 50;
@@ -372,20 +372,13 @@ function claimOf(value: string | null | undefined): { startedAtMs: number } | un
 }
 
 function parseMessage(text: string): Message | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<Message> | null;
-    if (value === null || typeof value !== 'object' || typeof value.from !== 'string') return undefined;
-    if (value.k === 'invalidate')
-      return Array.isArray(value.tools) && value.tools.every((tool) => typeof tool === 'string')
-        ? (value as Message)
-        : undefined;
-    if (
-      (value.k === 'settled' || value.k === 'failed' || value.k === 'served') &&
-      typeof value.id === 'string'
-    )
-      return value as Message;
-    return undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseChannelMessage(text);
+  if (value === undefined) return undefined;
+  if (value.k === 'invalidate')
+    return Array.isArray(value.tools) && value.tools.every((tool) => typeof tool === 'string')
+      ? (value as Message)
+      : undefined;
+  if ((value.k === 'settled' || value.k === 'failed' || value.k === 'served') && typeof value.id === 'string')
+    return value as Message;
+  return undefined;
 }

@@ -92,6 +92,8 @@ export {
   LOCAL_PRINCIPAL_STATE,
   PRINCIPAL_COUNTER_NAMES,
   zeroPrincipalCounters,
+  edgeKey,
+  emptyEdge,
 } from './learned-state.js';
 export type {
   LearnedState,

@@ -1,6 +1,7 @@
 // The planner state file's format: what is learned per principal, reading older versions, and merging saves.
 import * as z from 'zod';
 import { COUNTER_NAMES, type PlannerCounters, zeroCounters } from './counters.js';
+import { MAX_ARGUMENT_SETS_PER_LINK } from './projection.js';
 
 /** The principal of the local user: a version 1 file (one learner for everyone) becomes this principal's. */
 export const LOCAL_PRINCIPAL_STATE = 'local';
@@ -197,6 +198,20 @@ function addedArrays(disk: readonly number[], own: readonly number[], base: read
 }
 
 /** One string per edge (from, to, via): tool names never hold NUL, so the parts cannot run together. */
+/** An edge nothing has been counted for yet. */
+export function emptyEdge(from: string, to: string, via?: string): LearnedEdgeState {
+  const zeros = () => new Array<number>(MAX_ARGUMENT_SETS_PER_LINK).fill(0);
+  return {
+    from,
+    to,
+    ...(via === undefined ? {} : { via }),
+    prior: 0,
+    followed: 0,
+    offered: zeros(),
+    matched: zeros(),
+  };
+}
+
 export function edgeKey(from: string, to: string, via?: string): string {
   return via === undefined ? `${from}\u0000${to}` : `${from}\u0000${to}\u0000${via}`;
 }

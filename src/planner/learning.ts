@@ -1,5 +1,5 @@
 // Learns what one principal's agents really call after each tool, per session, and blends it with the graph's priors.
-import { type LearnedCounts, type LearnedEdgeState, edgeKey } from './learned-state.js';
+import { type LearnedCounts, type LearnedEdgeState, edgeKey, emptyEdge } from './learned-state.js';
 import { MAX_ARGUMENT_SETS_PER_LINK } from './projection.js';
 
 /**
@@ -442,16 +442,7 @@ export class TransitionLearner {
     const key = edgeKey(from, to, via);
     let edge = this.edgeStats.get(key);
     if (edge === undefined) {
-      const zeros = () => new Array<number>(MAX_ARGUMENT_SETS_PER_LINK).fill(0);
-      edge = {
-        from,
-        to,
-        ...(via === undefined ? {} : { via }),
-        prior: 0,
-        followed: 0,
-        offered: zeros(),
-        matched: zeros(),
-      };
+      edge = emptyEdge(from, to, via);
       this.edgeStats.set(key, edge);
     }
     return edge;

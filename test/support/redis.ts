@@ -87,3 +87,24 @@ export class PrivateRedis {
     });
   }
 }
+
+/** Polls `condition` every 20 ms for up to `ms`: pub/sub delivery and reconnects are asynchronous by nature. */
+export async function until(condition: () => boolean, ms = 5_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Every cluster member's connections up, then `settleMs` more: what a member sends on 'ready' (SUBSCRIBE, the
+ * speculation's epoch bump) reaches Redis one round trip later.
+ */
+export async function membersReady(
+  clusters: readonly { reachable(): boolean }[],
+  settleMs = 0,
+): Promise<void> {
+  await until(() => clusters.every((cluster) => cluster.reachable()), 5_000, 'redis connections');
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+}
