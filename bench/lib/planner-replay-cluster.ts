@@ -3,13 +3,11 @@
 // hosts sharing one Redis, the agent sending call i to host i % 3. Each run has its own worker thread; the three
 // hosts of the cluster run share theirs (see docs/benchmarks.md, "Planner replay across a cluster").
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
 import { probeRedis } from '../../src/cluster/index.js';
 import { redisEndpoint } from '../../src/config/index.js';
-import { type SessionScript, generateSessions, loadCorpusChain } from './corpus-sessions.js';
-import type { AgentWorld, ChoiceRule } from './planner-replay-agent.js';
+import type { SessionScript } from './corpus-sessions.js';
+import type { ChoiceRule } from './planner-replay-agent.js';
 import {
   type ClusterMode,
   type ClusterReplayReport,
@@ -17,13 +15,11 @@ import {
   clusterVariantReport,
 } from './planner-replay-cluster-report.js';
 import type { ClusterReplaySettings } from './planner-replay-cluster-settings.js';
-import { ISSUES, MERGE_REQUESTS } from './planner-replay-gitlab.js';
 import { sleep } from './planner-replay-plugins.js';
 import { ReplayWorker } from './planner-replay-pool.js';
 import type { SessionRun } from './planner-replay-report.js';
 import type { RunJob } from './planner-replay-run.js';
-import { type VariantContext, train } from './planner-replay.js';
-import { createReplayWorkspace } from './planner-replay-workspace.js';
+import { type VariantContext, prepareReplay, train } from './planner-replay.js';
 
 export { formatClusterReplayReport, type ClusterReplayReport } from './planner-replay-cluster-report.js';
 export { readClusterReplaySettings, type ClusterReplaySettings } from './planner-replay-cluster-settings.js';
@@ -116,24 +112,10 @@ export async function measureClusterReplay(
       `the cluster replay needs Redis: unreachable at ${redisEndpoint(cluster.redisUrl)} (${probe.reason}); ` +
         'start one or set BENCH_REDIS_URL',
     );
-  const chain = loadCorpusChain();
-  const plan = {
-    sessions: settings.sessions,
-    seed: settings.seed,
-    length: settings.sessionLength,
-    thinkMs: settings.thinkMs,
-  };
-  const scripts = generateSessions(chain, plan);
-  const workspace = await createReplayWorkspace(settings.seed);
-  const dir = await mkdtemp(join(tmpdir(), 'foresight-cluster-replay-'));
-  const world: AgentWorld = {
-    files: workspace.files,
-    globPatterns: workspace.globPatterns,
-    grepTargets: workspace.grepTargets,
-    importsOf: workspace.importsOf,
-    mergeRequests: MERGE_REQUESTS,
-    issues: ISSUES,
-  };
+  const { scripts, training, workspace, dir, world } = await prepareReplay(
+    settings,
+    'foresight-cluster-replay-',
+  );
   const context: VariantContext = { settings, dir, workspaceRoot: workspace.root, world, log };
   const workers: ReplayWorker[] = [];
   try {
@@ -146,10 +128,6 @@ export async function measureClusterReplay(
       return slot;
     });
     await Promise.all(workers.map((worker) => worker.warm));
-    const training =
-      settings.learning && settings.trainingSessions > 0
-        ? generateSessions(chain, { ...plan, sessions: settings.trainingSessions, seed: settings.seed + 1 })
-        : [];
     const variants: ClusterVariantReport[] = [];
     const problems = new Set<string>();
     const traces: { rule: string; runs: SessionRun[] }[] = [];

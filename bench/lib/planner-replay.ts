@@ -159,21 +159,33 @@ async function runVariant(
   };
 }
 
-export async function measurePlannerReplay(
-  settings: PlannerReplaySettings = readPlannerReplaySettings(),
-  log: (line: string) => void = () => {},
-): Promise<PlannerReplayReport> {
-  const startedAt = performance.now();
-  const chain = loadCorpusChain();
+/** What every replay of the generated sessions starts from: the scripts, the workspace tree, a temp dir, the agent's world. */
+export async function prepareReplay(
+  settings: PlannerReplaySettings,
+  dirPrefix: string,
+): Promise<{
+  chain: ReturnType<typeof loadCorpusChain>;
+  scripts: ReturnType<typeof generateSessions>;
+  /** What the planner learns from before each variant is measured (seed + 1); none without learning. */
+  training: ReturnType<typeof generateSessions>;
+  workspace: Awaited<ReturnType<typeof createReplayWorkspace>>;
+  dir: string;
+  world: AgentWorld;
+}> {
   const plan: SessionPlan = {
     sessions: settings.sessions,
     seed: settings.seed,
     length: settings.sessionLength,
     thinkMs: settings.thinkMs,
   };
+  const chain = loadCorpusChain();
   const scripts = generateSessions(chain, plan);
+  const training =
+    settings.learning && settings.trainingSessions > 0
+      ? generateSessions(chain, { ...plan, sessions: settings.trainingSessions, seed: settings.seed + 1 })
+      : [];
   const workspace = await createReplayWorkspace(settings.seed);
-  const dir = await mkdtemp(join(tmpdir(), 'foresight-replay-'));
+  const dir = await mkdtemp(join(tmpdir(), dirPrefix));
   const world: AgentWorld = {
     files: workspace.files,
     globPatterns: workspace.globPatterns,
@@ -182,6 +194,18 @@ export async function measurePlannerReplay(
     mergeRequests: MERGE_REQUESTS,
     issues: ISSUES,
   };
+  return { chain, scripts, training, workspace, dir, world };
+}
+
+export async function measurePlannerReplay(
+  settings: PlannerReplaySettings = readPlannerReplaySettings(),
+  log: (line: string) => void = () => {},
+): Promise<PlannerReplayReport> {
+  const startedAt = performance.now();
+  const { chain, scripts, training, workspace, dir, world } = await prepareReplay(
+    settings,
+    'foresight-replay-',
+  );
   const context: VariantContext = { settings, dir, workspaceRoot: workspace.root, world, log };
   const workers: ReplayWorker[] = [];
   try {
@@ -196,10 +220,6 @@ export async function measurePlannerReplay(
     await Promise.all(workers.map((worker) => worker.warm));
     const variants: VariantReport[] = [];
     const traces: { rule: string; runs: SessionRun[] }[] = [];
-    const training =
-      settings.learning && settings.trainingSessions > 0
-        ? generateSessions(chain, { ...plan, sessions: settings.trainingSessions, seed: settings.seed + 1 })
-        : [];
     for (const rule of settings.variants) {
       if (training.length > 0) {
         log(
