@@ -10,9 +10,11 @@ export const PLUGIN_STATE_CHANNEL = 'pstate';
 /**
  * How long a command waits for the first connection of a process that is starting: plugins start (and load their
  * metadata) while Redis is still being connected to, and loading then would cost the tracker a load per process.
- * Under the kit's own bound on waiting for the store (3 s); once Redis has been reached, an outage waits for nothing.
+ * The wait ends as soon as the first attempt connects or fails (refused, or the 1 s connect timeout), so this bound
+ * holds only when the process itself is too busy to tell; under the kit's own bound on waiting for the store (3 s).
+ * Once Redis has been reached, an outage waits for nothing.
  */
-export const FIRST_CONNECTION_WAIT_MS = 750;
+export const FIRST_CONNECTION_WAIT_MS = 2_500;
 
 /** A value larger than this is not shared (each process keeps loading its own): Redis stays bounded. */
 export const MAX_SHARED_VALUE_BYTES = 8 * 1024 * 1024;
@@ -61,10 +63,13 @@ export class RedisPluginStates implements SharedPluginStates {
       const done = () => {
         clearTimeout(timer);
         client.off('ready', done);
+        client.off('error', done);
         resolve();
       };
       const timer = setTimeout(done, FIRST_CONNECTION_WAIT_MS).unref();
+      // A failed first attempt ends the wait too: Redis unreachable must not hold a start-up load.
       client.on('ready', done);
+      client.on('error', done);
     });
     // Redis still unreached: the next command answers at once, as in an outage.
     this.#reached = true;
