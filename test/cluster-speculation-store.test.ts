@@ -1,11 +1,11 @@
 // The Redis side of the planner's shared results, with two cluster members in one test process (each with its own
 // connections) on the machine's Redis: claims, stored results, waiting on another member's claim, writes that make
-// stored results unservable, the epoch a (re)connecting member bumps, the size bound, "served elsewhere", and a
-// Redis that is gone (every operation answers at once, nothing throws).
+// stored results unservable, the epoch a (re)connecting member bumps, the size bound, "served elsewhere", the waste
+// budget changes told to the others, and a Redis that is gone (every operation answers at once, nothing throws).
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
-import type { SharedClaim, SharedSpeculation } from '../src/planner/index.js';
+import type { SharedClaim, SharedSpeculation, WasteBudgetChange } from '../src/planner/index.js';
 import { freePort } from './support/everything-http.js';
 import { createMemoryLogger } from './support/in-memory.js';
 import {
@@ -163,6 +163,43 @@ describe.skipIf(!redis.ok)(
       b.spec.served(key);
       await until(() => served.length === 1, 3_000, 'the served message');
       expect(served).toEqual([key]);
+    });
+
+    it('waste budget changes told together reach the other members, never the teller; a malformed one is dropped', async () => {
+      const a = member();
+      const b = member();
+      const c = member();
+      await ready(a, b, c);
+      const heard: Record<'a' | 'b' | 'c', WasteBudgetChange[]> = { a: [], b: [], c: [] };
+      a.spec.onBudgetChange((change) => heard.a.push(change));
+      b.spec.onBudgetChange((change) => heard.b.push(change));
+      c.spec.onBudgetChange((change) => heard.c.push(change));
+      // A plan's admissions in one turn, then the outcome of one of them: one message.
+      a.spec.shareBudgetChange({ decisions: 1, hits: 0.8, waste: 0.2 });
+      a.spec.shareBudgetChange({ decisions: 1, hits: 0, waste: 0 });
+      a.spec.shareBudgetChange({ decisions: 0, hits: 0.2, waste: -0.2 });
+      await until(() => heard.b.length === 1 && heard.c.length === 1, 3_000, 'the budget message');
+      for (const changes of [heard.b, heard.c])
+        expect(changes).toEqual([{ decisions: 2, hits: expect.closeTo(1, 9), waste: expect.closeTo(0, 9) }]);
+      const raw = createClient({ url: SHARED_REDIS_URL });
+      await raw.connect();
+      try {
+        for (const bad of [
+          { n: -1, h: 1, w: 0 },
+          { n: 1, h: 'x', w: 0 },
+          { n: 1.5, h: 1, w: 0 },
+        ])
+          await raw.publish(`${PREFIX}spec`, JSON.stringify({ from: 'someone', k: 'budget', ...bad }));
+        await raw.publish(
+          `${PREFIX}spec`,
+          JSON.stringify({ from: 'someone', k: 'budget', n: 3, h: 0, w: 1 }),
+        );
+      } finally {
+        await raw.quit();
+      }
+      await until(() => heard.b.length === 2, 3_000, 'the well-formed message');
+      expect(heard.b[1]).toEqual({ decisions: 3, hits: 0, waste: 1 });
+      expect(heard.a).toEqual([{ decisions: 3, hits: 0, waste: 1 }]);
     });
 
     it('a claim answered while this process was busy is taken, or released once given up: never left holding others', async () => {

@@ -28,7 +28,13 @@ const CLAIM_TIMEOUT_S = 2;
 /** What get_item of a "slow…" id takes: shorter than the claim, so a live holder's call is joined, not redone. */
 const SLOW_MS = 1_200;
 
-function config(dir: string, keyPrefix: string, learning = false): string {
+/** A follow-up less than certain, under a strict budget: what a process may run ahead depends on its account. */
+interface Budgeted {
+  probability: number;
+  maxWastePerHit: number;
+}
+
+function config(dir: string, keyPrefix: string, learning = false, budgeted?: Budgeted): string {
   return [
     '[server]',
     'request_state_key_env = "FORESIGHT_RS_KEY"',
@@ -41,6 +47,7 @@ function config(dir: string, keyPrefix: string, learning = false): string {
     '[planner]',
     `learning = ${learning}`,
     `state_file = ${JSON.stringify(path.join(dir, 'planner.json'))}`,
+    ...(budgeted ? [`max_waste_per_hit = ${budgeted.maxWastePerHit}`, 'probability_floor = 0.1'] : []),
     '',
     '[plugins.tracker]',
     `module = ${JSON.stringify(TRACKER)}`,
@@ -48,7 +55,7 @@ function config(dir: string, keyPrefix: string, learning = false): string {
     `delay_ms = ${SLOW_MS}`,
     '',
     '[tools."tracker__list_items"]',
-    'follow_up = [{ tool = "tracker__get_item", probability = 1.0, projection = "items[*].id", projection_arg = "id" }]',
+    `follow_up = [{ tool = "tracker__get_item", probability = ${budgeted?.probability ?? 1}, projection = "items[*].id", projection_arg = "id" }]`,
     '',
     '[tools."tracker__get_item"]',
     'freshness_ttl_s = 60',
@@ -67,10 +74,16 @@ interface Rig {
 }
 
 /** `count` processes on one tracker directory and one Redis, each sharing (its subscriptions confirmed). */
-async function startRig(count: number, redisUrl: string, keyPrefix: string, learning = false): Promise<Rig> {
+async function startRig(
+  count: number,
+  redisUrl: string,
+  keyPrefix: string,
+  learning = false,
+  budgeted?: Budgeted,
+): Promise<Rig> {
   const dir = await makeWorkspace({});
   const file = path.join(dir, 'foresight.toml');
-  await writeFile(file, config(dir, keyPrefix, learning));
+  await writeFile(file, config(dir, keyPrefix, learning, budgeted));
   const env = { FORESIGHT_REDIS_URL: redisUrl, FORESIGHT_RS_KEY: 'k'.repeat(48) };
   const servers = await Promise.all(
     Array.from({ length: count }, async () => {
@@ -123,6 +136,13 @@ async function untilLogged(dir: string, what: readonly string[], timeoutMs = 10_
     if (Date.now() > deadline) throw new Error(`not logged within ${timeoutMs} ms: ${what.join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+async function wasteBudget(server: HttpServer): Promise<{ hits: number; waste: number }> {
+  const answer = await modernPost(server.url.href, 'resources/read', { uri: 'foresight://planner/stats' });
+  const contents = (answer.response?.result as { contents?: { text?: string }[] } | undefined)?.contents;
+  return (JSON.parse(contents?.[0]?.text ?? '{}') as { wasteBudget: { hits: number; waste: number } })
+    .wasteBudget;
 }
 
 afterEach(async () => {
@@ -197,6 +217,31 @@ describe.skipIf(!redis.ok)(
         prefetch: { source: expect.stringMatching(/^(cache|in_flight)$/) },
       });
       expect(count(await calls(dir), 'started walk3')).toBe(1);
+    });
+
+    it('the waste budget is the cluster’s: B runs ahead the unlikely call A’s empty account refused', async () => {
+      // Items at 0.8, 0.4, 0.2 (each later one half as likely), at most 1 unused result per used one: an empty
+      // account admits the first two only. A's two used results make room that B, whose own account is empty, uses.
+      const { dir, servers } = await startRig(2, SHARED_REDIS_URL, `${PREFIX}budget:`, false, {
+        probability: 0.8,
+        maxWastePerHit: 1,
+      });
+      const [a, b] = servers as [HttpServer, HttpServer];
+      await call(a, 'tracker__list_items', { prefix: 'a' });
+      await untilLogged(dir, ['done a1', 'done a2']);
+      for (const id of ['a1', 'a2'])
+        expect(await call(a, 'tracker__get_item', { id })).toMatchObject({ prefetch: { source: 'cache' } });
+      expect(count(await calls(dir), 'started a3')).toBe(0);
+      // B's account holds A's decisions and outcomes (two results used: about two hits, no waste).
+      let heard = await wasteBudget(b);
+      for (let tries = 0; heard.hits < 1.9 && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        heard = await wasteBudget(b);
+      }
+      expect(heard.hits).toBeGreaterThan(1.9);
+      expect(heard.waste).toBeLessThan(0.1);
+      await call(b, 'tracker__list_items', { prefix: 'b' });
+      await untilLogged(dir, ['done b1', 'done b2', 'done b3']);
     });
 
     it('a process killed mid-run: calls the client retries on the next process all complete', async () => {

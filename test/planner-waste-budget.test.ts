@@ -1,7 +1,7 @@
 // The waste budget: which calls may run ahead, how real outcomes replace expectations, and that the
 // unused results it lets through stay within the budget per used one over a long run.
 import { describe, expect, it } from 'vitest';
-import { ResultCache, WasteBudget } from '../src/planner/index.js';
+import { type BudgetTicket, ResultCache, WasteBudget, type WasteBudgetChange } from '../src/planner/index.js';
 import { failed, ok, parts, setup } from './support/planner-fixtures.js';
 import { seededRandom } from './support/random.js';
 
@@ -105,6 +105,69 @@ describe('WasteBudget: outcomes', () => {
       ticket?.settle('used');
     }
     expect(admitted).toBe(100);
+  });
+});
+
+describe('WasteBudget: one account kept by several processes', () => {
+  it('tells each decision, admitted or refused, and each outcome as the change it made', () => {
+    const changes: WasteBudgetChange[] = [];
+    const budget = new WasteBudget(1, (change) => changes.push(change));
+    const ticket = budget.admit(0.8);
+    expect(budget.admit(0.1)).toBeUndefined();
+    ticket?.settle('used');
+    ticket?.settle('unused');
+    expect(changes).toEqual([
+      { decisions: 1, hits: 0.8, waste: expect.closeTo(0.2, 12) },
+      { decisions: 1, hits: 0, waste: 0 },
+      { decisions: 0, hits: expect.closeTo(0.2, 12), waste: expect.closeTo(-0.2, 12) },
+    ]);
+  });
+
+  it('split over three accounts that hear each other, decides and counts as one account would', () => {
+    for (const seed of [1, 2, 3]) {
+      const random = seededRandom(seed);
+      const one = new WasteBudget(1);
+      const members: WasteBudget[] = [];
+      for (let i = 0; i < 3; i += 1)
+        members.push(
+          new WasteBudget(1, (change) => {
+            for (const other of members) if (other !== members[i]) other.absorb(change);
+          }),
+        );
+      const open: { alone: BudgetTicket; shared: BudgetTicket; used: boolean }[] = [];
+      for (let call = 0; call < 3_000; call += 1) {
+        const p = random();
+        // Each call is decided on the process the agent's call landed on; its outcome comes some calls later.
+        const member = members[call % 3] as WasteBudget;
+        const alone = one.admit(p);
+        const shared = member.admit(p);
+        expect(shared !== undefined).toBe(alone !== undefined);
+        if (alone && shared) open.push({ alone, shared, used: random() < p });
+        if (open.length > 4 || random() < 0.3) {
+          const settled = open.splice(Math.floor(random() * open.length), 1)[0];
+          settled?.alone.settle(settled.used ? 'used' : 'unused');
+          settled?.shared.settle(settled.used ? 'used' : 'unused');
+        }
+      }
+      for (const member of members) {
+        expect(member.state.hits).toBeCloseTo(one.state.hits, 6);
+        expect(member.state.waste).toBeCloseTo(one.state.waste, 6);
+      }
+    }
+  });
+
+  it('an empty account admits the unlikely call once it has heard another process’s used results', () => {
+    const busy = new WasteBudget(1);
+    const fresh = new WasteBudget(1);
+    const heard = new WasteBudget(1);
+    const told = new WasteBudget(1, (change) => heard.absorb(change));
+    for (const account of [busy, told]) {
+      account.admit(0.9)?.settle('used');
+      account.admit(0.9)?.settle('used');
+    }
+    expect(busy.admit(0.3)).toBeDefined();
+    expect(fresh.admit(0.3)).toBeUndefined();
+    expect(heard.admit(0.3)).toBeDefined();
   });
 });
 

@@ -10,7 +10,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
-import type { SharedClaim, SharedEntry, SharedLookup, SharedSpeculation } from '../planner/index.js';
+import type {
+  SharedClaim,
+  SharedEntry,
+  SharedLookup,
+  SharedSpeculation,
+  WasteBudgetChange,
+} from '../planner/index.js';
 import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
 
 /** How long an agent's call waits for a lookup before going on without it. */
@@ -19,13 +25,16 @@ export const DEFAULT_LOOKUP_TIMEOUT_MS = 50;
 export const MAX_SHARED_RESULT_BYTES = 1024 * 1024;
 /** Own stored keys remembered (by id) to hear that another process served them. */
 const OWN_KEYS_REMEMBERED = 10_000;
+/** Waste budget changes are told together once this long has passed: a plan admits several calls in one turn. */
+export const BUDGET_SHARE_DELAY_MS = 20;
 
 const CHANNEL = 'spec';
 
 /** What travels on the channel. `from` lets a process skip its own invalidations (applied already). */
 type Message =
   | { from: string; k: 'settled' | 'failed' | 'served'; id: string }
-  | { from: string; k: 'invalidate'; tools: string[]; match?: Record<string, unknown> };
+  | { from: string; k: 'invalidate'; tools: string[]; match?: Record<string, unknown> }
+  | { from: string; k: 'budget'; n: number; h: number; w: number };
 
 /** The stored value after its `<gen>|<epoch>|` stamp. */
 interface Payload {
@@ -75,6 +84,9 @@ export class RedisSpeculation implements SharedSpeculation {
   readonly #ownKeys = new LRUCache<string, string>({ max: OWN_KEYS_REMEMBERED });
   readonly #invalidateListeners: ((tools: readonly string[], match?: Record<string, unknown>) => void)[] = [];
   readonly #servedListeners: ((key: string) => void)[] = [];
+  readonly #budgetListeners: ((change: WasteBudgetChange) => void)[] = [];
+  /** This process's waste budget changes not told yet (a timer tells them). */
+  #budgetChange: WasteBudgetChange | undefined;
   readonly #lookupTimeoutMs: number;
 
   constructor(
@@ -245,6 +257,35 @@ export class RedisSpeculation implements SharedSpeculation {
     this.#servedListeners.push(listener);
   }
 
+  shareBudgetChange(change: WasteBudgetChange): void {
+    if (!this.redis.ready) return;
+    const pending = this.#budgetChange;
+    if (pending !== undefined) {
+      pending.decisions += change.decisions;
+      pending.hits += change.hits;
+      pending.waste += change.waste;
+      return;
+    }
+    this.#budgetChange = { ...change };
+    setTimeout(() => {
+      const told = this.#budgetChange;
+      this.#budgetChange = undefined;
+      if (told === undefined) return;
+      const message: Message = {
+        from: this.#origin,
+        k: 'budget',
+        n: told.decisions,
+        h: told.hits,
+        w: told.waste,
+      };
+      this.redis.publish(CHANNEL, JSON.stringify(message));
+    }, BUDGET_SHARE_DELAY_MS).unref();
+  }
+
+  onBudgetChange(listener: (change: WasteBudgetChange) => void): void {
+    this.#budgetListeners.push(listener);
+  }
+
   #message(k: 'settled' | 'failed', id: string): string {
     return JSON.stringify({ from: this.#origin, k, id } satisfies Message);
   }
@@ -334,6 +375,12 @@ export class RedisSpeculation implements SharedSpeculation {
       for (const listener of this.#invalidateListeners) listener(message.tools, message.match);
       return;
     }
+    if (message.k === 'budget') {
+      if (message.from === this.#origin) return;
+      const change = { decisions: message.n, hits: message.h, waste: message.w };
+      for (const listener of this.#budgetListeners) listener(change);
+      return;
+    }
     if (message.k === 'served') {
       const key = this.#ownKeys.get(message.id);
       if (key === undefined || message.from === this.#origin) return;
@@ -380,5 +427,12 @@ function parseMessage(text: string): Message | undefined {
       : undefined;
   if ((value.k === 'settled' || value.k === 'failed' || value.k === 'served') && typeof value.id === 'string')
     return value as Message;
+  if (value.k === 'budget')
+    return Number.isSafeInteger(value.n) &&
+      (value.n as number) >= 0 &&
+      Number.isFinite(value.h) &&
+      Number.isFinite(value.w)
+      ? (value as Message)
+      : undefined;
   return undefined;
 }

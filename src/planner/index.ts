@@ -19,7 +19,7 @@ export {
 } from './value-models.js';
 export { ResultCache, DEFAULT_CACHE_MAX_BYTES } from './cache.js';
 export { WasteBudget, WASTE_BUDGET_MEMORY } from './waste-budget.js';
-export type { BudgetOutcome, BudgetTicket, WasteBudgetState } from './waste-budget.js';
+export type { BudgetOutcome, BudgetTicket, WasteBudgetChange, WasteBudgetState } from './waste-budget.js';
 export type {
   CacheKeyParts,
   CachedResult,

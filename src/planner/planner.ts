@@ -225,7 +225,13 @@ export class Planner {
     this.learners = options.learners;
     this.now = options.now ?? Date.now;
     this.cache = new ResultCache({ now: this.now, maxBytes: options.cacheMaxBytes });
-    this.budget = new WasteBudget(options.settings.maxWastePerHit);
+    const { shared } = options;
+    const { maxWastePerHit } = options.settings;
+    // A cluster keeps one account of what was run ahead: each process plans only a part of an agent's calls.
+    this.budget = new WasteBudget(
+      maxWastePerHit,
+      shared && Number.isFinite(maxWastePerHit) ? (change) => shared.shareBudgetChange(change) : undefined,
+    );
     this.dispatcher = new Dispatcher({
       maxInFlight: options.settings.maxInFlight,
       perHostInFlight: options.settings.perHostInFlight,
@@ -233,10 +239,10 @@ export class Planner {
       now: this.now,
       ...(options.slots ? { slots: options.slots } : {}),
     });
-    const { shared } = options;
     if (shared) {
       shared.onInvalidate((tools, match) => this.dropStale(tools, match));
       shared.onServedElsewhere((key) => this.cache.servedElsewhere(key));
+      shared.onBudgetChange((change) => this.budget.absorb(change));
       // Cut off, this process would not hear the others' writes: what it holds may go stale unseen.
       shared.onAvailabilityChange((available) => {
         if (!available) this.cache.clear();

@@ -1,6 +1,7 @@
 // What the planner asks of a cluster to share what it runs ahead: results, in-flight claims, invalidations. The
 // planner knows no Redis: a cluster member gives it an implementation (src/cluster), a single process none.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { WasteBudgetChange } from './waste-budget.js';
 
 /** A result another process (or this one) ran ahead and stored for all. */
 export interface SharedEntry {
@@ -67,4 +68,11 @@ export interface SharedSpeculation {
   served(key: string): void;
   /** Hears that a result this process stored was served elsewhere. */
   onServedElsewhere(listener: (key: string) => void): void;
+  /**
+   * Tells the other processes of a change to this process's waste budget account (they may be told a few at once,
+   * a moment later); lost while sharing is down.
+   */
+  shareBudgetChange(change: WasteBudgetChange): void;
+  /** Hears the other processes' waste budget changes. */
+  onBudgetChange(listener: (change: WasteBudgetChange) => void): void;
 }

@@ -12,6 +12,16 @@ export interface WasteBudgetState {
   waste: number;
 }
 
+/**
+ * A change to the account: `decisions` admissions asked for (each fades the past), then `hits` and `waste` added.
+ * What a cluster member tells the others, so that every process keeps the cluster's account, not a third of it.
+ */
+export interface WasteBudgetChange {
+  decisions: number;
+  hits: number;
+  waste: number;
+}
+
 /** What became of an admitted call: its result served, left unused, or it never ran (cancelled, dropped). */
 export type BudgetOutcome = 'used' | 'unused' | 'withdrawn';
 
@@ -27,13 +37,20 @@ export interface BudgetTicket {
  * with it, waste stays within `maxWastePerHit` × hits. Likely calls always get in and leave room that
  * lets unlikely ones in now and then; alone, unlikely calls never run. So the planner prefetches as
  * widely as the budget allows instead of cutting at one fixed probability.
+ *
+ * In a cluster each process plans a part of an agent's calls and runs a part of its prefetches: an account of its
+ * own would start empty on each process and see a third of the outcomes, refusing the unlikely calls one process
+ * would run. So every change is told (`onChange`) and the others' changes are taken in (`absorb`).
  */
 export class WasteBudget {
   private hits = 0;
   private waste = 0;
   private readonly fade = 1 - 1 / WASTE_BUDGET_MEMORY;
 
-  constructor(private readonly maxWastePerHit: number) {
+  constructor(
+    private readonly maxWastePerHit: number,
+    private readonly onChange?: (change: WasteBudgetChange) => void,
+  ) {
     if (!(maxWastePerHit >= 0))
       throw new RangeError(`maxWastePerHit must be a number >= 0, got ${maxWastePerHit}`);
   }
@@ -49,19 +66,35 @@ export class WasteBudget {
     if (
       this.maxWastePerHit !== Infinity &&
       this.waste + (1 - p) > this.maxWastePerHit * (this.hits + p) + 1e-9
-    )
+    ) {
+      this.onChange?.({ decisions: 1, hits: 0, waste: 0 });
       return undefined;
+    }
     this.hits += p;
     this.waste += 1 - p;
+    this.onChange?.({ decisions: 1, hits: p, waste: 1 - p });
     let open = true;
     return {
       settle: (outcome) => {
         if (!open) return;
         open = false;
         // The call's expected share comes out; the real outcome, if any, goes in.
-        this.add(outcome === 'used' ? 1 - p : -p, outcome === 'unused' ? p : -(1 - p));
+        const hits = outcome === 'used' ? 1 - p : -p;
+        const waste = outcome === 'unused' ? p : -(1 - p);
+        this.add(hits, waste);
+        this.onChange?.({ decisions: 0, hits, waste });
       },
     };
+  }
+
+  /** Another process's changes: its decisions fade this account as this process's own do. */
+  absorb(change: WasteBudgetChange): void {
+    if (change.decisions > 0) {
+      const faded = this.fade ** change.decisions;
+      this.hits *= faded;
+      this.waste *= faded;
+    }
+    this.add(change.hits, change.waste);
   }
 
   get state(): WasteBudgetState {
