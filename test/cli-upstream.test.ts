@@ -69,11 +69,12 @@ describe('foresight tools and check with upstream servers', () => {
     );
     const run = await runCli(['check'], { cwd, timeoutMs: 30_000 });
     expect(run.code).toBe(1);
+    // Which attempt: the first, or a later one when server-everything was slow to list on a loaded machine.
     expect(run.stdout).toMatch(
       /^ok\s+ev \(upstream\), prefix "ev", \d+ tools \(connected to node .*, \d+ tools\)$/m,
     );
     expect(run.stdout).toMatch(
-      /^fail\s+gone \(upstream\), prefix "gone", 0 tools \(unavailable, restarting \(attempt 1\): .*ENOENT.*; listing its last good catalog \(0 tools\)\)$/m,
+      /^fail\s+gone \(upstream\), prefix "gone", 0 tools \(unavailable, restarting \(attempt \d+\): .*ENOENT.*; listing its last good catalog \(0 tools\)\)$/m,
     );
     expect(run.stderr).toContain('1 plugin not available');
   });

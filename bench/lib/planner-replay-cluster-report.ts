@@ -22,6 +22,11 @@ export interface ClusterModeFigures {
   /** Agent calls ÷ the sessions' summed wall time: the agent's pace (think time included), not a capacity. */
   callsPerSecond: number;
   /**
+   * The run's thread busy per agent call, ms (SessionRun.busyMs): the same agent, reference and fake upstreams in
+   * every mode, so the differences are the hosts' own work (the cluster's three hosts share one thread).
+   */
+  busyMsPerCall: number | undefined;
+  /**
    * Agent calls that waited STALL_MS or more, and their summed wait, ms: no call of the replay takes that long
    * upstream, so these waited on something else (in a cluster, another member's claim).
    */
@@ -78,6 +83,9 @@ function figures(mode: ModeReport, off: ModeReport, runs: readonly SessionRun[])
     upstreamPerCall: mode.upstream.requests / Math.max(1, mode.agentCalls),
     redisRoundTripsPerCall: trips.length > 0 ? sum(trips) / Math.max(1, mode.agentCalls) : undefined,
     callsPerSecond: mode.agentCalls / Math.max(0.001, mode.wallMs / 1000),
+    busyMsPerCall: runs.every((run) => run.busyMs !== undefined)
+      ? sum(runs.map((run) => run.busyMs ?? 0)) / Math.max(1, mode.agentCalls)
+      : undefined,
   };
 }
 
@@ -158,6 +166,7 @@ const HEADER = [
   'upstream/call',
   'redis rt/call',
   'calls/s',
+  'busy ms/call',
   'stalls',
   'stale/reads',
 ];
@@ -190,6 +199,7 @@ function rows(variant: ClusterVariantReport): string[][] {
       fixed(f.upstreamPerCall, 3),
       fixed(f.redisRoundTripsPerCall, 2),
       fixed(f.callsPerSecond, 2),
+      fixed(f.busyMsPerCall, 1),
       f.stalls.calls === 0 ? '0' : `${f.stalls.calls} (${fixed(f.stalls.waitMs / 1000, 1)} s)`,
       `${m.staleAnswers}/${m.reads}`,
     ];

@@ -18,6 +18,11 @@ export interface SessionRun {
   first: Mode;
   calls: CallRecord[];
   wallMs: number;
+  /**
+   * How long the run's thread was busy (event loop active) from the agent's first call until the calls run ahead
+   * were done: the tested hosts, the reference host and the fake upstreams together. Absent in older traces.
+   */
+  busyMs?: number;
   upstream: {
     /** Requests the counted GitLab server received during the session (start-up metadata excluded). */
     gitlabRequests: number;

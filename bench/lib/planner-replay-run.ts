@@ -115,6 +115,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
     hooks.ready();
     await hooks.start();
     const started = performance.now();
+    const loop = performance.eventLoopUtilization();
     const calls = await runAgent(script, {
       client: tested.client,
       reference: reference.client,
@@ -134,6 +135,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       () => gitlab.inFlight() + logs.workspace.inFlight + logs.gitlab.inFlight,
       QUIESCE_TIMEOUT_MS,
     );
+    const busyMs = performance.eventLoopUtilization(loop).active;
     const redisRoundTrips = tested.redisRoundTrips();
     await Promise.all(tested.clients.map((client) => client.close()));
     const stats = await tested.readStats();
@@ -147,6 +149,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       first: job.first,
       calls,
       wallMs,
+      busyMs,
       upstream: {
         gitlabRequests: requests.length,
         gitlabWrites: requests.filter((r) => r.method !== 'GET').length,
