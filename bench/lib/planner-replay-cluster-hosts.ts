@@ -1,6 +1,7 @@
 // The host under test of the cluster replay's `three` mode: several Foresight hosts in this worker thread, each a
 // member of one cluster on one Redis (its own joinCluster, a key prefix of the run's own, Redis round-trips
-// counted), their plugins counted into the same logs, and an agent client that sends call i to host i % n.
+// counted), their plugins counted into the same logs, and one agent client whose requests a round-robin load
+// balancer spreads over them.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { createClient } from 'redis';
@@ -9,7 +10,12 @@ import { redisEndpoint } from '../../src/config/index.js';
 import type { Logger } from '../../src/host/index.js';
 import type { PlannerCounters } from '../../src/planner/index.js';
 import type { AgentClient } from './planner-replay-agent.js';
-import { type ReplayHost, type ReplayHostOptions, startReplayHost } from './planner-replay-host.js';
+import {
+  type ReplayHost,
+  type ReplayHostOptions,
+  connectAgentRoundRobin,
+  startReplayHost,
+} from './planner-replay-host.js';
 
 /** Where the members meet: plain data, posted to the worker with the run. */
 export interface ClusterJob {
@@ -21,7 +27,7 @@ export interface ClusterJob {
 
 /** What the session runner needs of the host(s) under test, one host or a cluster of them. */
 export interface HostsUnderTest {
-  /** The agent's client: the host's own, or the members' in turn. */
+  /** The agent's client: the host's own, or one whose requests go to the members in turn. */
   client: AgentClient;
   /** Every client the agent uses (each lists the tools before the session, as each process would be asked). */
   clients: Client[];
@@ -146,17 +152,19 @@ export async function startClusterHosts(
     await close();
     throw error;
   }
-  let next = 0;
-  const clients = hosts.map((host) => host.client);
+  const urls = hosts.flatMap((host) => (host.url === undefined ? [] : [host.url]));
+  let agent: Client;
+  try {
+    if (urls.length !== hosts.length) throw new Error('the cluster replay runs in the 2026-07-28 era only');
+    agent = await connectAgentRoundRobin(urls);
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
-    client: {
-      // Round robin, as a load balancer in front of the processes would spread one agent's calls.
-      callTool: (...args: Parameters<Client['callTool']>) => {
-        const client = clients[next++ % clients.length] as Client;
-        return client.callTool(...args);
-      },
-    },
-    clients,
+    client: agent,
+    // The agent's client lists the tools once; each member is asked as well, as its own first client would.
+    clients: [agent, ...hosts.map((host) => host.client)],
     get problems() {
       return [...problems, ...hosts.flatMap((host) => host.logs.problems)];
     },

@@ -26,6 +26,8 @@ export interface ClusterModeFigures {
    * every mode, so the differences are the hosts' own work (the cluster's three hosts share one thread).
    */
   busyMsPerCall: number | undefined;
+  /** Of that, garbage collection per agent call, ms. */
+  gcMsPerCall: number | undefined;
   /**
    * Agent calls that waited STALL_MS or more, and their summed wait, ms: no call of the replay takes that long
    * upstream, so these waited on something else (in a cluster, another member's claim).
@@ -85,6 +87,9 @@ function figures(mode: ModeReport, off: ModeReport, runs: readonly SessionRun[])
     callsPerSecond: mode.agentCalls / Math.max(0.001, mode.wallMs / 1000),
     busyMsPerCall: runs.every((run) => run.busyMs !== undefined)
       ? sum(runs.map((run) => run.busyMs ?? 0)) / Math.max(1, mode.agentCalls)
+      : undefined,
+    gcMsPerCall: runs.every((run) => run.gcMs !== undefined)
+      ? sum(runs.map((run) => run.gcMs ?? 0)) / Math.max(1, mode.agentCalls)
       : undefined,
   };
 }
@@ -167,6 +172,7 @@ const HEADER = [
   'redis rt/call',
   'calls/s',
   'busy ms/call',
+  'gc ms/call',
   'stalls',
   'stale/reads',
 ];
@@ -200,6 +206,7 @@ function rows(variant: ClusterVariantReport): string[][] {
       fixed(f.redisRoundTripsPerCall, 2),
       fixed(f.callsPerSecond, 2),
       fixed(f.busyMsPerCall, 1),
+      fixed(f.gcMsPerCall, 1),
       f.stalls.calls === 0 ? '0' : `${f.stalls.calls} (${fixed(f.stalls.waitMs / 1000, 1)} s)`,
       `${m.staleAnswers}/${m.reads}`,
     ];

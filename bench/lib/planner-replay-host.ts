@@ -4,7 +4,12 @@
 // from the `foresight://planner/stats` resource.
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type FetchLike,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { type ForesightConfig, loadConfig } from '../../src/config/index.js';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { type ForesightHost, type SharedServices, createHost } from '../../src/create-host.js';
@@ -107,6 +112,8 @@ export interface ReplayHostOptions {
 export interface ReplayHost {
   host: ForesightHost;
   client: Client;
+  /** The host's HTTP endpoint (2026-07-28 runs); undefined in the 2025 era, whose clients connect in memory. */
+  url: URL | undefined;
   logs: HostLogs;
   /** [planner] keys this build refused (see plannerConfig). */
   droppedKeys: string[];
@@ -125,24 +132,51 @@ const OBSERVER_INFO = { name: 'foresight-bench-observer', version: '1.0.0' };
 /** Connects clients to one host in one era: in memory for 2025, over the host's own HTTP listener for 2026-07-28. */
 type Connector = (info: { name: string; version: string }) => Promise<Client>;
 
-async function connectorFor(host: ForesightHost, era: BenchEra): Promise<Connector> {
+async function connectorFor(
+  host: ForesightHost,
+  era: BenchEra,
+): Promise<{ connect: Connector; url: URL | undefined }> {
   if (era === 'legacy') {
-    return async (info) => {
+    const connect: Connector = async (info) => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await host.connect(serverSide);
       const client = new Client(info);
       await client.connect(clientSide);
       return client;
     };
+    return { connect, url: undefined };
   }
   // Closed with the host (host.close() closes every listener it opened).
-  const { url } = await host.serveHttp({ port: 0 });
-  return async (info) => {
-    const client = new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    assertEra(`replay ${info.name}`, client, era);
-    return client;
+  const url = new URL((await host.serveHttp({ port: 0 })).url);
+  return { connect: (info) => connectModern(info, url), url };
+}
+
+async function connectModern(
+  info: { name: string; version: string },
+  url: URL,
+  fetch?: FetchLike,
+): Promise<Client> {
+  const client = new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+  await client.connect(new StreamableHTTPClientTransport(url, fetch ? { fetch } : {}));
+  assertEra(`replay ${info.name}`, client, 'modern');
+  return client;
+}
+
+/**
+ * The agent's one client of a cluster (2026-07-28), behind a load balancer that sends each POST to the next
+ * member in turn: the agent's calls spread over the processes as round robin would, from a single client (which
+ * lists the tools and compiles their output schemas once, as one agent does).
+ */
+export async function connectAgentRoundRobin(urls: readonly URL[]): Promise<Client> {
+  let next = 0;
+  const balanced: FetchLike = (input, init) => {
+    if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return fetch(input, init);
+    const member = urls[next++ % urls.length] as URL;
+    const target = new URL(String(input));
+    target.host = member.host;
+    return fetch(target, init);
   };
+  return connectModern(AGENT_INFO, urls[0] as URL, balanced);
 }
 
 function countersFrom(text: string): PlannerCounters | string {
@@ -207,9 +241,10 @@ export async function startReplayHost(options: ReplayHostOptions): Promise<Repla
     ],
   });
   let connect: Connector;
+  let url: URL | undefined;
   let client: Client;
   try {
-    connect = await connectorFor(host, options.era);
+    ({ connect, url } = await connectorFor(host, options.era));
     client = await connect(AGENT_INFO);
   } catch (error) {
     // A run that cannot connect must not leave its plugins or its HTTP listener running in the worker.
@@ -219,6 +254,7 @@ export async function startReplayHost(options: ReplayHostOptions): Promise<Repla
   return {
     host,
     client,
+    url,
     logs,
     droppedKeys: dropped,
     async readStats() {

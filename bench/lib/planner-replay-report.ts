@@ -23,6 +23,8 @@ export interface SessionRun {
    * were done: the tested hosts, the reference host and the fake upstreams together. Absent in older traces.
    */
   busyMs?: number;
+  /** Of that time, garbage collection in the run's thread (PerformanceObserver 'gc' entries). */
+  gcMs?: number;
   upstream: {
     /** Requests the counted GitLab server received during the session (start-up metadata excluded). */
     gitlabRequests: number;

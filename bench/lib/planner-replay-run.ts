@@ -1,5 +1,6 @@
 // One run of the planner replay, as a worker thread does it: a session in one mode and one protocol era against
 // its own GitLab (fresh data, counted and reference servers), its own host under test and its own reference host.
+import { PerformanceObserver } from 'node:perf_hooks';
 import { type SessionScript, WORKSPACE_PREFIX } from './corpus-sessions.js';
 import type { BenchEra } from './endpoint.js';
 import { type AgentWorld, type ChoiceRule, runAgent, runMeta } from './planner-replay-agent.js';
@@ -116,6 +117,11 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
     await hooks.start();
     const started = performance.now();
     const loop = performance.eventLoopUtilization();
+    let gcMs = 0;
+    const collections = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcMs += entry.duration;
+    });
+    collections.observe({ entryTypes: ['gc'] });
     const calls = await runAgent(script, {
       client: tested.client,
       reference: reference.client,
@@ -136,6 +142,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       QUIESCE_TIMEOUT_MS,
     );
     const busyMs = performance.eventLoopUtilization(loop).active;
+    collections.disconnect();
     const redisRoundTrips = tested.redisRoundTrips();
     await Promise.all(tested.clients.map((client) => client.close()));
     const stats = await tested.readStats();
@@ -150,6 +157,7 @@ export async function runSession(job: RunJob, hooks: RunHooks): Promise<SessionR
       calls,
       wallMs,
       busyMs,
+      gcMs,
       upstream: {
         gitlabRequests: requests.length,
         gitlabWrites: requests.filter((r) => r.method !== 'GET').length,

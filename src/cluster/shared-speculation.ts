@@ -25,8 +25,6 @@ export const DEFAULT_LOOKUP_TIMEOUT_MS = 50;
 export const MAX_SHARED_RESULT_BYTES = 1024 * 1024;
 /** Own stored keys remembered (by id) to hear that another process served them. */
 const OWN_KEYS_REMEMBERED = 10_000;
-/** Waste budget changes are told together once this long has passed: a plan admits several calls in one turn. */
-export const BUDGET_SHARE_DELAY_MS = 20;
 
 const CHANNEL = 'spec';
 
@@ -267,7 +265,9 @@ export class RedisSpeculation implements SharedSpeculation {
       return;
     }
     this.#budgetChange = { ...change };
-    setTimeout(() => {
+    // Told at the end of this turn: a plan admits its calls in one turn, and the message then leaves in the same
+    // write to Redis as the claims of the calls it admitted.
+    queueMicrotask(() => {
       const told = this.#budgetChange;
       this.#budgetChange = undefined;
       if (told === undefined) return;
@@ -279,7 +279,7 @@ export class RedisSpeculation implements SharedSpeculation {
         w: told.waste,
       };
       this.redis.publish(CHANNEL, JSON.stringify(message));
-    }, BUDGET_SHARE_DELAY_MS).unref();
+    });
   }
 
   onBudgetChange(listener: (change: WasteBudgetChange) => void): void {

@@ -199,6 +199,13 @@ interface Served {
   ageMs: number;
 }
 
+/** A result run ahead, for the agent's call; `own` when no one else holds it (read from the cluster for this call). */
+interface Prefetched {
+  result: CallToolResult;
+  served: Served;
+  own?: boolean;
+}
+
 export class Planner {
   private readonly cache: ResultCache;
   private readonly dispatcher: Dispatcher;
@@ -475,9 +482,12 @@ export class Planner {
     const observation = this.observe(session, name, argsKey);
     const listing = this.consumeListing(session, name, argsKey);
     const prefetched = await this.prefetched(session, prepared, argsKey, env);
-    // A shared result must not be changed by the result hooks of this call.
+    // A result this process keeps must not be changed by the result hooks of this call; one read from the cluster is
+    // this call's own copy.
     const raw = prefetched
-      ? structuredClone(prefetched.result)
+      ? prefetched.own
+        ? prefetched.result
+        : structuredClone(prefetched.result)
       : await host.callTool(name, prepared.args, env, callOptions(model));
     const answer = this.answer(session, prepared, model, raw, observation, listing, env?.mayCall);
     return prefetched ? withPrefetchMeta(answer, prefetched.served) : answer;
@@ -504,7 +514,7 @@ export class Planner {
     prepared: PreparedCall,
     argsKey: string,
     env: CallEnvironment | undefined,
-  ): Promise<{ result: CallToolResult; served: Served } | undefined> {
+  ): Promise<Prefetched | undefined> {
     const { shared } = this.options;
     const local = !(this.cache.isEmpty && this.queued.size === 0);
     if (!local && shared === undefined) return undefined;
@@ -520,7 +530,7 @@ export class Planner {
       args: prepared.args,
       argsKey,
     };
-    let found: { result: CallToolResult; served: Served } | undefined;
+    let found: Prefetched | undefined;
     if (local) this.cancelQueued(parts);
     const cached = ownCopies ? this.cache.get(parts, (entry) => this.stillFresh(prepared, entry)) : undefined;
     if (cached) {
@@ -558,7 +568,7 @@ export class Planner {
     parts: CacheKeyParts,
     prepared: PreparedCall,
     env: CallEnvironment | undefined,
-  ): Promise<{ result: CallToolResult; served: Served } | undefined> {
+  ): Promise<Prefetched | undefined> {
     const name = parts.tool;
     const found = await shared.lookup(this.cache.keysFor(parts), name);
     if (found.kind === 'entry') {
@@ -572,6 +582,7 @@ export class Planner {
       return {
         result: found.entry.result,
         served: { source: 'cache', ageMs: this.now() - found.entry.storedAtMs },
+        own: true,
       };
     }
     if (found.kind !== 'claimed') return undefined;
@@ -588,7 +599,7 @@ export class Planner {
     this.learners?.count(parts.principal, 'joins');
     this.learners?.count(parts.principal, 'latencySavedMs', savedMs);
     this.servedShared(shared, found.key);
-    return { result: entry.result, served: { source: 'in_flight', ageMs: 0 } };
+    return { result: entry.result, served: { source: 'in_flight', ageMs: 0 }, own: true };
   }
 
   /** Published names some listed tool's follow-up links lead to; worked out once per catalog build. */

@@ -5,6 +5,7 @@ import type { WasteBudgetChange } from './waste-budget.js';
 
 /** A result another process (or this one) ran ahead and stored for all. */
 export interface SharedEntry {
+  /** A copy of its own for each lookup or wait: the caller may change it. */
   result: CallToolResult;
   /** When it was stored, epoch ms. */
   storedAtMs: number;
