@@ -190,7 +190,7 @@ async function runPart(
       const cluster = settings.cluster as ClusterReplaySettings;
       log(
         `cluster replay: generated agent sessions in the 2026-07-28 era, the planner off, on one host and on ` +
-          `${cluster.processes} hosts sharing Redis, side by side, after training (about 5 minutes)`,
+          `${cluster.processes} hosts sharing Redis, side by side, after training (about 9 minutes)`,
       );
       const report = await measureClusterReplay(cluster, log);
       return {

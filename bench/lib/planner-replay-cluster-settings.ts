@@ -12,7 +12,9 @@ export interface ClusterReplaySettings {
   /**
    * The replay's settings, `eras` always ["modern"] (a 2025 session is pinned to one process, so only the
    * 2026-07-28 era spreads one agent's calls over several). `sessions`: BENCH_CLUSTER_SESSIONS, default 12;
-   * `concurrency` (sessions at a time, each three runs side by side): BENCH_CLUSTER_CONCURRENCY, default 2;
+   * `concurrency` (sessions at a time, each three runs side by side): BENCH_CLUSTER_CONCURRENCY, default 1 (two
+   * at a time put six busy threads on a 2-core machine, and the scheduler's share then falls hardest on the thread
+   * that holds three hosts);
    * `variants`: BENCH_CLUSTER_VARIANTS, names comma-separated, default "in order,predictable,moderate".
    */
   replay: PlannerReplaySettings;
@@ -44,7 +46,7 @@ export function readClusterReplaySettings(): ClusterReplaySettings {
       ...readPlannerReplaySettings(),
       eras: ['modern'],
       sessions: envNumber('BENCH_CLUSTER_SESSIONS', 12, positiveInt, 'a positive integer'),
-      concurrency: envNumber('BENCH_CLUSTER_CONCURRENCY', 2, positiveInt, 'a positive integer'),
+      concurrency: envNumber('BENCH_CLUSTER_CONCURRENCY', 1, positiveInt, 'a positive integer'),
       variants: envVariants('BENCH_CLUSTER_VARIANTS'),
     },
     redisUrl: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',

@@ -83,7 +83,7 @@ export class RedisSpeculation implements SharedSpeculation {
   readonly #invalidateListeners: ((tools: readonly string[], match?: Record<string, unknown>) => void)[] = [];
   readonly #servedListeners: ((key: string) => void)[] = [];
   readonly #budgetListeners: ((change: WasteBudgetChange) => void)[] = [];
-  /** This process's waste budget changes not told yet (a timer tells them). */
+  /** This process's waste budget changes not told yet (told at the end of the turn that made them). */
   #budgetChange: WasteBudgetChange | undefined;
   readonly #lookupTimeoutMs: number;
 
