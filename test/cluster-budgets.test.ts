@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpServer, killAll, makeWorkspace, removeWorkspaces, startHttpServer } from './support/cli.js';
 import { freePort } from './support/everything-http.js';
 import { type FakeGitHub, type RecordedRequest, gh, startFakeGitHub } from './support/fake-github.js';
-import { modernPost } from './support/modern-wire.js';
+import { modernPost, readPlannerStats } from './support/modern-wire.js';
 import { SHARED_REDIS_URL, deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -111,11 +111,7 @@ interface PlannerStats {
   counters: { dispatched: number };
 }
 
-async function plannerStats(server: HttpServer): Promise<PlannerStats> {
-  const answer = await modernPost(server.url.href, 'resources/read', { uri: 'foresight://planner/stats' });
-  const contents = (answer.response?.result as { contents?: { text?: string }[] } | undefined)?.contents;
-  return JSON.parse(contents?.[0]?.text ?? '{}') as PlannerStats;
-}
+const plannerStats = (server: HttpServer) => readPlannerStats<PlannerStats>(server.url.href);
 
 /** Counts the requests of the calls run ahead (issue and comments reads) in flight at the fake: overall and per token. */
 class Concurrency {

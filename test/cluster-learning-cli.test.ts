@@ -14,14 +14,13 @@ import {
   removeWorkspaces,
   startHttpServer,
 } from './support/cli.js';
-import { type WireAnswer, modernPost } from './support/modern-wire.js';
+import { type WireAnswer, modernPost, readPlannerStats } from './support/modern-wire.js';
 import { deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
 
 const redis = await sharedRedis();
 const PREFIX = testPrefix();
 const ENV = { FORESIGHT_REDIS_URL: 'redis://127.0.0.1:6379', FORESIGHT_RS_KEY: 'k'.repeat(48) };
 const PREFETCH = 'foresight/prefetch';
-const STATS = 'foresight://planner/stats';
 const GLOB = 'workspace__glob';
 const READ = 'workspace__read_file';
 
@@ -76,11 +75,7 @@ interface Stats {
   edges: { from: string; to: string; offered: number[]; matched: number[] }[];
 }
 
-async function stats(server: HttpServer): Promise<Stats> {
-  const answer = await modernPost(server.url.href, 'resources/read', { uri: STATS });
-  const contents = answer.response?.result?.contents as { text?: string }[] | undefined;
-  return JSON.parse(contents?.[0]?.text ?? '{}') as Stats;
-}
+const stats = (server: HttpServer) => readPlannerStats<Stats>(server.url.href);
 
 const globEdge = (now: Stats) => now.edges.find((edge) => edge.from === GLOB && edge.to === READ);
 

@@ -6,10 +6,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpServer, killAll, makeWorkspace, removeWorkspaces, startHttpServer } from './support/cli.js';
 import { freePort } from './support/everything-http.js';
-import { modernPost } from './support/modern-wire.js';
+import { modernPost, readPlannerStats } from './support/modern-wire.js';
 import {
   PrivateRedis,
   SHARED_REDIS_URL,
@@ -139,9 +139,7 @@ async function untilLogged(dir: string, what: readonly string[], timeoutMs = 10_
 }
 
 async function wasteBudget(server: HttpServer): Promise<{ hits: number; waste: number }> {
-  const answer = await modernPost(server.url.href, 'resources/read', { uri: 'foresight://planner/stats' });
-  const contents = (answer.response?.result as { contents?: { text?: string }[] } | undefined)?.contents;
-  return (JSON.parse(contents?.[0]?.text ?? '{}') as { wasteBudget: { hits: number; waste: number } })
+  return (await readPlannerStats<{ wasteBudget: { hits: number; waste: number } }>(server.url.href))
     .wasteBudget;
 }
 
@@ -233,13 +231,11 @@ describe.skipIf(!redis.ok)(
         expect(await call(a, 'tracker__get_item', { id })).toMatchObject({ prefetch: { source: 'cache' } });
       expect(count(await calls(dir), 'started a3')).toBe(0);
       // B's account holds A's decisions and outcomes (two results used: about two hits, no waste).
-      let heard = await wasteBudget(b);
-      for (let tries = 0; heard.hits < 1.9 && tries < 100; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        heard = await wasteBudget(b);
-      }
-      expect(heard.hits).toBeGreaterThan(1.9);
-      expect(heard.waste).toBeLessThan(0.1);
+      await vi.waitFor(async () => expect((await wasteBudget(b)).hits).toBeGreaterThan(1.9), {
+        timeout: 5_000,
+        interval: 50,
+      });
+      expect((await wasteBudget(b)).waste).toBeLessThan(0.1);
       await call(b, 'tracker__list_items', { prefix: 'b' });
       await untilLogged(dir, ['done b1', 'done b2', 'done b3']);
     });

@@ -75,6 +75,9 @@ export const CLUSTER_TARGETS = { savedRatio: 0.9, upstreamTolerance: 0.05 } as c
 const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
 
 function figures(mode: ModeReport, off: ModeReport, runs: readonly SessionRun[]): ClusterModeFigures {
+  // Undefined when a run lacks the figure (a trace from before it was measured).
+  const perCall = (values: readonly (number | undefined)[]) =>
+    values.every((value) => value !== undefined) ? sum(values) / Math.max(1, mode.agentCalls) : undefined;
   const trips = runs.flatMap((run) => (run.redisRoundTrips === undefined ? [] : [run.redisRoundTrips]));
   const savedMs = off.totalWaitMs - mode.totalWaitMs;
   const stalled = runs.flatMap((run) => run.calls).filter((call) => call.waitMs >= STALL_MS);
@@ -85,12 +88,8 @@ function figures(mode: ModeReport, off: ModeReport, runs: readonly SessionRun[])
     upstreamPerCall: mode.upstream.requests / Math.max(1, mode.agentCalls),
     redisRoundTripsPerCall: trips.length > 0 ? sum(trips) / Math.max(1, mode.agentCalls) : undefined,
     callsPerSecond: mode.agentCalls / Math.max(0.001, mode.wallMs / 1000),
-    busyMsPerCall: runs.every((run) => run.busyMs !== undefined)
-      ? sum(runs.map((run) => run.busyMs ?? 0)) / Math.max(1, mode.agentCalls)
-      : undefined,
-    gcMsPerCall: runs.every((run) => run.gcMs !== undefined)
-      ? sum(runs.map((run) => run.gcMs ?? 0)) / Math.max(1, mode.agentCalls)
-      : undefined,
+    busyMsPerCall: perCall(runs.map((run) => run.busyMs)),
+    gcMsPerCall: perCall(runs.map((run) => run.gcMs)),
   };
 }
 

@@ -154,10 +154,10 @@ async function connectorFor(
 async function connectModern(
   info: { name: string; version: string },
   url: URL,
-  fetch?: FetchLike,
+  balancer?: FetchLike,
 ): Promise<Client> {
   const client = new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
-  await client.connect(new StreamableHTTPClientTransport(url, fetch ? { fetch } : {}));
+  await client.connect(new StreamableHTTPClientTransport(url, balancer ? { fetch: balancer } : {}));
   assertEra(`replay ${info.name}`, client, 'modern');
   return client;
 }

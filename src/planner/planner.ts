@@ -199,11 +199,10 @@ interface Served {
   ageMs: number;
 }
 
-/** A result run ahead, for the agent's call; `own` when no one else holds it (read from the cluster for this call). */
+/** A result run ahead for the agent's call: the call's own copy, which its result hooks may change. */
 interface Prefetched {
   result: CallToolResult;
   served: Served;
-  own?: boolean;
 }
 
 export class Planner {
@@ -482,12 +481,8 @@ export class Planner {
     const observation = this.observe(session, name, argsKey);
     const listing = this.consumeListing(session, name, argsKey);
     const prefetched = await this.prefetched(session, prepared, argsKey, env);
-    // A result this process keeps must not be changed by the result hooks of this call; one read from the cluster is
-    // this call's own copy.
     const raw = prefetched
-      ? prefetched.own
-        ? prefetched.result
-        : structuredClone(prefetched.result)
+      ? prefetched.result
       : await host.callTool(name, prepared.args, env, callOptions(model));
     const answer = this.answer(session, prepared, model, raw, observation, listing, env?.mayCall);
     return prefetched ? withPrefetchMeta(answer, prefetched.served) : answer;
@@ -534,7 +529,11 @@ export class Planner {
     if (local) this.cancelQueued(parts);
     const cached = ownCopies ? this.cache.get(parts, (entry) => this.stillFresh(prepared, entry)) : undefined;
     if (cached) {
-      found = { result: cached.result, served: { source: 'cache', ageMs: this.now() - cached.storedAtMs } };
+      // Kept for whoever asks next: the result hooks of this call change a copy (one read from Redis is a copy).
+      found = {
+        result: structuredClone(cached.result),
+        served: { source: 'cache', ageMs: this.now() - cached.storedAtMs },
+      };
       this.counts.hits += 1;
       this.counts.latencySavedMs += cached.costMs ?? 0;
       this.learners?.count(parts.principal, 'hits');
@@ -548,7 +547,7 @@ export class Planner {
           () => (this.joining -= 1),
         );
         if (result) {
-          found = { result, served: { source: 'in_flight', ageMs: 0 } };
+          found = { result: structuredClone(result), served: { source: 'in_flight', ageMs: 0 } };
           this.counts.joins += 1;
           this.counts.latencySavedMs += joinedAtMs - flight.startedAtMs;
           this.learners?.count(parts.principal, 'joins');
@@ -582,7 +581,6 @@ export class Planner {
       return {
         result: found.entry.result,
         served: { source: 'cache', ageMs: this.now() - found.entry.storedAtMs },
-        own: true,
       };
     }
     if (found.kind !== 'claimed') return undefined;
@@ -599,7 +597,7 @@ export class Planner {
     this.learners?.count(parts.principal, 'joins');
     this.learners?.count(parts.principal, 'latencySavedMs', savedMs);
     this.servedShared(shared, found.key);
-    return { result: entry.result, served: { source: 'in_flight', ageMs: 0 }, own: true };
+    return { result: entry.result, served: { source: 'in_flight', ageMs: 0 } };
   }
 
   /** Published names some listed tool's follow-up links lead to; worked out once per catalog build. */

@@ -60,8 +60,7 @@ export class WasteBudget {
     const p = Math.min(1, Math.max(0, probability));
     // Every decision fades the past, refused ones too: a run of waste is not held against the
     // planner for ever once it has stopped admitting.
-    this.hits *= this.fade;
-    this.waste *= this.fade;
+    this.fadeOver(1);
     // The small tolerance lets a call of exactly 1 / (1 + budget) in, whatever the rounding.
     if (
       this.maxWastePerHit !== Infinity &&
@@ -89,12 +88,14 @@ export class WasteBudget {
 
   /** Another process's changes: its decisions fade this account as this process's own do. */
   absorb(change: WasteBudgetChange): void {
-    if (change.decisions > 0) {
-      const faded = this.fade ** change.decisions;
-      this.hits *= faded;
-      this.waste *= faded;
-    }
+    this.fadeOver(change.decisions);
     this.add(change.hits, change.waste);
+  }
+
+  private fadeOver(decisions: number): void {
+    const faded = this.fade ** decisions;
+    this.hits *= faded;
+    this.waste *= faded;
   }
 
   get state(): WasteBudgetState {

@@ -1,6 +1,7 @@
 // Raw 2026-07-28 requests over Streamable HTTP: what a modern client puts on the wire, and every message the
 // server answers with, so tests can assert the wire itself and send what no correct client would.
 import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { PLANNER_STATS_URI } from '../../src/planner/index.js';
 
 export const MODERN_VERSION = '2026-07-28';
 
@@ -197,4 +198,11 @@ async function readAnswer(
     res.destroy();
   }
   return answer();
+}
+
+/** A server's planner stats (`foresight://planner/stats`), read over the modern wire and parsed. */
+export async function readPlannerStats<T>(url: string): Promise<T> {
+  const answer = await modernPost(url, 'resources/read', { uri: PLANNER_STATS_URI });
+  const contents = (answer.response?.result as { contents?: { text?: string }[] } | undefined)?.contents;
+  return JSON.parse(contents?.[0]?.text ?? '{}') as T;
 }
