@@ -1,6 +1,6 @@
 // The bench's shared knobs (the tools/list comparison, which Foresight build, CPU profiling): defaults that finish
 // in seconds, each overridable by an environment variable. The other parts have settings modules of their own.
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BENCH_PARTS, type BenchPart } from './inputs.js';
 import { ROOT } from './root.js';
@@ -57,14 +57,18 @@ export function nodeFlags(settings: BenchSettings, name: string): string[] {
 }
 
 /**
- * Moves each server's main-thread profile (thread id 0 in Node's default name `CPU.<date>.<time>.<pid>.<tid>.<seq>`)
+ * Moves each server's main-thread profile (thread id 0, the largest when there are several; in Node's default name `CPU.<date>.<time>.<pid>.<tid>.<seq>`)
  * to `<name>.cpuprofile` in `dir`, the name the docs and `profile-areas.ts` use, and drops the other threads'.
  */
 export async function collectMainThreadProfiles(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (!entry.isDirectory() || !entry.name.endsWith(PROFILE_FOLDER_SUFFIX)) continue;
     const folder = join(dir, entry.name);
-    const main = (await readdir(folder)).find((file) => file.split('.')[4] === '0');
+    // A modern stdio client probes with a short-lived sibling process first (server/discover): of several
+    // main-thread profiles in one folder, the largest is the server that was measured.
+    const mains = (await readdir(folder)).filter((file) => file.split('.')[4] === '0');
+    const sizes = await Promise.all(mains.map(async (file) => (await stat(join(folder, file))).size));
+    const main = mains[sizes.indexOf(Math.max(...sizes))];
     if (main !== undefined)
       await rename(
         join(folder, main),
