@@ -57,6 +57,8 @@ export class LearnerPool {
   /** Principals loaded from the file whose learner is not built yet. */
   private readonly dormant = new Map<string, PrincipalLearnedState>();
   private instances = 0;
+  /** The principal last moved to the end of `live`, while it is still there. */
+  private newest: string | undefined;
 
   constructor(options: LearnerPoolOptions = {}, state?: LearnedState) {
     this.options = options;
@@ -77,9 +79,13 @@ export class LearnerPool {
     const found = this.live.get(principal);
     if (found !== undefined) {
       found.seenAtMs = this.now();
-      // The newest at the end: the first entry is always the least recently seen.
-      this.live.delete(principal);
-      this.live.set(principal, found);
+      // The newest at the end: the first entry is always the least recently seen. Most calls come from the
+      // principal seen last, already there (re-inserting on every call made a Map that churns).
+      if (this.newest !== principal) {
+        this.live.delete(principal);
+        this.live.set(principal, found);
+        this.newest = principal;
+      }
       return found.learner;
     }
     const saved = this.dormant.get(principal);
@@ -91,6 +97,7 @@ export class LearnerPool {
       instance: saved === undefined ? ++this.instances : undefined,
     };
     this.live.set(principal, entry);
+    this.newest = principal;
     this.forgetBeyondCap();
     this.options.onBuild?.(principal, entry.learner);
     return entry.learner;
@@ -205,6 +212,7 @@ export class LearnerPool {
       const [leastRecent] = this.live.keys();
       if (leastRecent === undefined) return;
       this.live.delete(leastRecent);
+      if (leastRecent === this.newest) this.newest = undefined;
     }
   }
 }

@@ -140,19 +140,35 @@ function sendJsonRpcError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
+/**
+ * The body as text, read with the stream's events: an async iterator over the request cost a tenth of a 2025 HTTP
+ * call's time in Foresight's own code. A body growing past `maxBytes` is refused, and the rest is not kept.
+ */
+function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      // The rest flows on unread (the 413 goes out meanwhile); Node closes the connection if it keeps coming.
+      req.off('data', onData);
+      reject(new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`));
+    };
+    req.on('data', onData);
+    req.once('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
+    req.once('error', reject);
+  });
+}
+
 async function readJsonBody(req: IncomingMessage, maxBytes: number, maxDepth: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes)
     throw new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`);
-    chunks.push(chunk as Buffer);
-  }
+  const text = await readText(req, maxBytes);
   let body: unknown;
-  const text = Buffer.concat(chunks).toString('utf8');
   try {
     body = JSON.parse(text);
   } catch (error) {
