@@ -42,7 +42,7 @@ describe('a 2025 upstream tool without an output schema', () => {
   it('refuses an answer that is not a tool result, naming what was wrong', async () => {
     const result = await call('cr__plain', 'malformed');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/content/);
+    expect(textOf(result)).toMatch(/protocol error[^]*invalid tools\/call result[^]*content/i);
     // The connection serves on.
     expect(textOf(await call('cr__plain', 'good'))).toBe('plain answer');
   });
@@ -58,6 +58,8 @@ describe('a 2025 upstream tool with an output schema', () => {
   it('refuses structured content the schema does not allow', async () => {
     const result = await call('cr__reading', 'off-schema');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/output schema/i);
+    expect(textOf(result)).toMatch(
+      /protocol error[^]*does not match the tool's output schema: data\/celsius/,
+    );
   });
 });
