@@ -161,6 +161,8 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
       resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
     );
     req.once('error', reject);
+    // A client gone before its body ended (after 'end' this is a no-op: the promise has settled).
+    req.once('close', () => reject(new Error('the request closed before its body ended')));
   });
 }
 

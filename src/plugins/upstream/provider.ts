@@ -185,18 +185,16 @@ export function createUpstreamProvider(
     rc: RequestContext,
     progressToken: string | undefined,
   ): Promise<CallToolResult> =>
-    relayed(rc, (client, answers, manual) =>
-      client.getProtocolEra() === 'legacy' && !hasOutputSchema(name)
-        ? client.request(
-            { method: 'tools/call', params: toolCall(client, rc, name, args, progressToken) },
-            CALL_TOOL_RESULT,
-            UpstreamConnection.requestOptions(rc),
-          )
-        : client.callTool(
-            { ...toolCall(client, rc, name, args, progressToken), ...answers },
-            { ...UpstreamConnection.requestOptions(rc), ...(manual ? ALLOW_INPUT_REQUIRED : {}) },
-          ),
-    );
+    relayed(rc, (client, answers, manual) => {
+      const params = { ...toolCall(client, rc, name, args, progressToken), ...answers };
+      const requestOptions = {
+        ...UpstreamConnection.requestOptions(rc),
+        ...(manual ? ALLOW_INPUT_REQUIRED : {}),
+      };
+      return client.getProtocolEra() === 'legacy' && !hasOutputSchema(name)
+        ? client.request({ method: 'tools/call', params }, CALL_TOOL_RESULT, requestOptions)
+        : client.callTool(params, requestOptions);
+    });
   /** The tools of the catalog now that declare an output schema, worked out once per catalog. */
   let withOutputSchema: { of: readonly ToolDescriptor[]; names: Set<string> } | undefined;
   const hasOutputSchema = (name: string): boolean => {
