@@ -161,9 +161,15 @@ export function createUpstreamProvider(
     const client = supervisor.current()?.client;
     return client !== undefined && followsTasks(client);
   };
+  /** The catalog's tools by name, indexed once per catalog (every call looks its tool up). */
+  let index: { of: readonly ToolDescriptor[]; byName: Map<string, ToolDescriptor> } | undefined;
+  const listedTool = (name: string): ToolDescriptor | undefined => {
+    const { tools } = supervisor.catalogs();
+    if (index?.of !== tools) index = { of: tools, byName: new Map(tools.map((tool) => [tool.name, tool])) };
+    return index.byName.get(name);
+  };
   /** A tool listed (or configured) as run only as a task. */
-  const taskRequired = (name: string): boolean =>
-    supervisor.catalogs().tools.find((tool) => tool.name === name)?.execution?.taskSupport === 'required';
+  const taskRequired = (name: string): boolean => listedTool(name)?.execution?.taskSupport === 'required';
   /**
    * Calls a tool declaring the tasks extension and follows the task the server makes of it to its end (its
    * questions before the task is made are relayed as a plain call's are).
@@ -191,20 +197,10 @@ export function createUpstreamProvider(
         ...UpstreamConnection.requestOptions(rc),
         ...(manual ? ALLOW_INPUT_REQUIRED : {}),
       };
-      return client.getProtocolEra() === 'legacy' && !hasOutputSchema(name)
+      return client.getProtocolEra() === 'legacy' && listedTool(name)?.outputSchema === undefined
         ? client.request({ method: 'tools/call', params }, CALL_TOOL_RESULT, requestOptions)
         : client.callTool(params, requestOptions);
     });
-  /** The tools of the catalog now that declare an output schema, worked out once per catalog. */
-  let withOutputSchema: { of: readonly ToolDescriptor[]; names: Set<string> } | undefined;
-  const hasOutputSchema = (name: string): boolean => {
-    const { tools } = supervisor.catalogs();
-    if (withOutputSchema?.of !== tools) {
-      const names = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
-      withOutputSchema = { of: tools, names };
-    }
-    return withOutputSchema.names.has(name);
-  };
   /**
    * Calls a tool. On a connection whose tasks Foresight follows, a tool known to run only as a task is called as
    * one at once, and one the server refuses for want of the extension is called again as a task. Elsewhere the
