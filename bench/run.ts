@@ -14,6 +14,7 @@
 // Only light modules are imported here: every input the chosen parts read (the built CLI, the agent corpus, the
 // recorded fixtures, the upstream servers) is checked before the parts' code is loaded, so a missing one fails the
 // run in its first second.
+import { resolve } from 'node:path';
 import { exitIfMissing, foresightCliInput, partInputs } from './lib/inputs.js';
 import { readParts, readSettings } from './lib/settings.js';
 
@@ -31,9 +32,18 @@ const cli = foresightCliInput(
   settings.foresightCli,
   process.env.BENCH_FORESIGHT_CLI ? 'BENCH_FORESIGHT_CLI' : undefined,
 );
-exitIfMissing(
-  'bench',
-  parts.flatMap((part) => partInputs(part, cli)),
-);
+const baseline = process.env.BENCH_ERAS_BASELINE_CLI;
+exitIfMissing('bench', [
+  ...parts.flatMap((part) => partInputs(part, cli)),
+  ...(baseline && parts.includes('eras')
+    ? [
+        foresightCliInput(
+          resolve(baseline),
+          'BENCH_ERAS_BASELINE_CLI',
+          'the baseline Foresight build (side A)',
+        ),
+      ]
+    : []),
+]);
 const { runParts } = await import('./lib/parts.js');
 await runParts(parts, settings);

@@ -60,7 +60,7 @@ export function formatErasReport(report: ErasReport): string {
   const { ratio, cpuRatio } = settings.targets;
   return [
     `tools/call echo on SDK v2 (server ${versions.server}, client ${versions.client}, node ${versions.node}): ` +
-      `raw v2 Server (A) and Foresight (B) side by side, ${settings.rounds} rounds per cell ` +
+      `${settings.baselineCli === undefined ? 'raw v2 Server' : `Foresight ${settings.baselineCli}`} (A) and Foresight (B) side by side, ${settings.rounds} rounds per cell ` +
       `(${settings.stdioCalls} calls per side per round over stdio, ${settings.httpCalls} over HTTP), ` +
       `A/B interleaved, order flipped each round, after ${settings.warmupCalls} warm-up calls per side; ` +
       `targets: calls/s ratio ≥ ${ratio}, CPU/call ratio ≤ ${cpuRatio}; Foresight: ${foresightCli}`,

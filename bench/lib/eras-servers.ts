@@ -41,15 +41,17 @@ export function startRaw(
   });
 }
 
+/** Foresight on the pair's config: the build in `settings.foresightCli`, or `cli` (a baseline build on side A). */
 export function startForesight(
   { workspace, settings, config }: PairStarter,
   transport: Transport,
   era: BenchEra,
   label: string,
+  cli: { path: string; profileName: string } = { path: settings.foresightCli, profileName: 'eras-foresight' },
 ): Promise<Endpoint> {
   const args = [
-    ...nodeFlags(settings, `eras-foresight-${transport}-${era}`),
-    settings.foresightCli,
+    ...nodeFlags(settings, `${cli.profileName}-${transport}-${era}`),
+    cli.path,
     'serve',
     '--config',
     config,

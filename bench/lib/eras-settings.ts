@@ -1,6 +1,7 @@
 // The eras bench's knobs (tools/call in 8 cells: stdio and Streamable HTTP × 2026-07-28 and 2025-11-25 ×
 // sequential and calls in flight): defaults that finish in a few minutes on 2 cores, each overridable by an
 // environment variable. Which Foresight build runs, and CPU profiling, come from the bench's own settings.
+import { resolve } from 'node:path';
 import { positiveInt } from './settings.js';
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
@@ -25,6 +26,11 @@ export interface ErasBenchSettings {
   cells: string[];
   /** Foresight's calls/s over the raw server's: at least `ratio`; its CPU per call over the raw's: at most `cpuRatio`. */
   targets: { ratio: number; cpuRatio: number };
+  /**
+   * Another Foresight CLI to serve side A in place of the raw server (BENCH_ERAS_BASELINE_CLI): each cell's ratio is
+   * then one build's calls/s over the other's, measured in the same rounds (what `bench:ab`'s direct mode reads).
+   */
+  baselineCli?: string;
 }
 
 export function readErasSettings(): ErasBenchSettings {
@@ -40,6 +46,9 @@ export function readErasSettings(): ErasBenchSettings {
     inFlight: positiveInt('BENCH_ERAS_IN_FLIGHT', 8),
     cells,
     targets: { ratio: 0.9, cpuRatio: 1.2 },
+    ...(process.env.BENCH_ERAS_BASELINE_CLI
+      ? { baselineCli: resolve(process.env.BENCH_ERAS_BASELINE_CLI) }
+      : {}),
   };
 }
 

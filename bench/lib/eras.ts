@@ -43,7 +43,13 @@ async function measurePair(
   if (levels.length === 0) return [];
   const started: Endpoint[] = [];
   try {
-    const raw = await startRaw(starter, transport, era, 'A raw v2 Server');
+    const raw =
+      settings.baselineCli === undefined
+        ? await startRaw(starter, transport, era, 'A raw v2 Server')
+        : await startForesight(starter, transport, era, 'A Foresight baseline', {
+            path: settings.baselineCli,
+            profileName: 'eras-baseline',
+          });
     started.push(raw);
     const foresight = await startForesight(starter, transport, era, 'B Foresight');
     started.push(foresight);
