@@ -6,7 +6,16 @@ import tseslint from 'typescript-eslint';
 const AREAS = 'host|enrich|planner|format|config|protocol|plugins|cli|audit|cluster|ops';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'examples/**/*.mjs', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-without-limits/',
+      'node_modules/',
+      'coverage/',
+      'examples/**/*.mjs',
+      'test/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
