@@ -4,8 +4,8 @@
 // 95% interval over the pairs. One run's ratio swings by several points on a shared machine; a change smaller
 // than the interval is not one this bench can see.
 // Settings (env): BENCH_AB_OTHER (required), BENCH_AB_PAIRS (6), BENCH_AB_OUT (a path for every run's cells as
-// JSON), BENCH_AB_THIS (another build in place of this checkout's), BENCH_AB_DIRECT=1 (the two builds as the two sides of each cell, see runDirect), and the eras bench's own
-// (BENCH_ERAS_CELLS, BENCH_ERAS_ROUNDS, …).
+// JSON), BENCH_AB_THIS (another build in place of this checkout's), BENCH_AB_DIRECT=1 (the two builds as the two
+// sides of each cell, see runDirect), and the eras bench's own (BENCH_ERAS_CELLS, BENCH_ERAS_ROUNDS, …).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -31,7 +31,9 @@ if (!other) {
 }
 const pairs = Math.max(1, Number(process.env.BENCH_AB_PAIRS ?? 6) || 6);
 // BENCH_AB_THIS: a build to stand for this checkout's (two older revs compared, neither of them this one).
-const thisCli = resolve(ROOT, process.env.BENCH_AB_THIS || 'dist/cli/main.js');
+const thisCli = process.env.BENCH_AB_THIS
+  ? resolve(process.env.BENCH_AB_THIS)
+  : resolve(ROOT, 'dist/cli/main.js');
 // Both builds and what the eras bench reads, checked now rather than when the first run of the other build starts.
 exitIfMissing('bench:ab', [
   ...partInputs('eras', foresightCliInput(thisCli, process.env.BENCH_AB_THIS ? 'BENCH_AB_THIS' : undefined)),

@@ -46,10 +46,21 @@ async function measurePair(
     const raw =
       settings.baselineCli === undefined
         ? await startRaw(starter, transport, era, 'A raw v2 Server')
-        : await startForesight(starter, transport, era, 'A Foresight baseline', {
-            path: settings.baselineCli,
-            profileName: 'eras-baseline',
-          });
+        : await startForesight(
+            // Its own config, so its planner state file is its own too: neither build reads what the other learned.
+            {
+              ...starter,
+              config: await starter.workspace.writeConfig(
+                `foresight-eras-${transport}-${era}-baseline.toml`,
+                ['echo'],
+                1,
+              ),
+            },
+            transport,
+            era,
+            'A Foresight baseline',
+            { path: settings.baselineCli, profileName: 'eras-baseline' },
+          );
     started.push(raw);
     const foresight = await startForesight(starter, transport, era, 'B Foresight');
     started.push(foresight);
