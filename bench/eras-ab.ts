@@ -34,10 +34,11 @@ const pairs = Math.max(1, Number(process.env.BENCH_AB_PAIRS ?? 6) || 6);
 const thisCli = process.env.BENCH_AB_THIS
   ? resolve(process.env.BENCH_AB_THIS)
   : resolve(ROOT, 'dist/cli/main.js');
+const otherCli = resolve(other);
 // Both builds and what the eras bench reads, checked now rather than when the first run of the other build starts.
 exitIfMissing('bench:ab', [
   ...partInputs('eras', foresightCliInput(thisCli, process.env.BENCH_AB_THIS ? 'BENCH_AB_THIS' : undefined)),
-  foresightCliInput(resolve(other), 'BENCH_AB_OTHER', 'the other Foresight build'),
+  foresightCliInput(otherCli, 'BENCH_AB_OTHER', 'the other Foresight build'),
 ]);
 
 function runEras(cli: string, baselineCli?: string): CellResult[] {
@@ -65,12 +66,6 @@ const interval = (values: number[]) => {
   return 1.96 * Math.sqrt(variance / values.length);
 };
 const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
-const otherCli = resolve(other);
-
-if (process.env.BENCH_AB_DIRECT === '1') {
-  runDirect();
-  process.exit(0);
-}
 
 /**
  * Direct mode (BENCH_AB_DIRECT=1): the two builds are the two sides of each cell, in the same rounds, so the raw
@@ -95,7 +90,7 @@ function runDirect(): void {
   }
   if (process.env.BENCH_AB_OUT) writeFileSync(process.env.BENCH_AB_OUT, `${JSON.stringify(runs, null, 2)}\n`);
   const ids = runs[0]?.map((cell) => cell.id) ?? [];
-  const percent = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+  const percent = (x: number) => `${points(x)}%`;
   const rows = ids.map((id) => {
     const of = (pick: (cell: CellResult) => number | null) =>
       runs.map((cells) => pick(cells.find((cell) => cell.id === id) as CellResult) ?? Number.NaN);
@@ -128,48 +123,54 @@ function runDirect(): void {
   );
 }
 
-const runs: { side: 'this' | 'other'; cells: CellResult[] }[] = [];
-for (let pair = 1; pair <= pairs; pair++) {
-  // Which build goes first flips every pair, so a drift of the machine falls on both alike.
-  const order = pair % 2 === 1 ? (['this', 'other'] as const) : (['other', 'this'] as const);
-  for (const side of order) {
-    process.stderr.write(`bench:ab pair ${pair}/${pairs}: ${side} build\n`);
-    runs.push({ side, cells: runEras(side === 'this' ? thisCli : otherCli) });
+/** Pairs mode (the default): each build against the raw server in runs of its own, alternated. */
+function runPairs(): void {
+  const runs: { side: 'this' | 'other'; cells: CellResult[] }[] = [];
+  for (let pair = 1; pair <= pairs; pair++) {
+    // Which build goes first flips every pair, so a drift of the machine falls on both alike.
+    const order = pair % 2 === 1 ? (['this', 'other'] as const) : (['other', 'this'] as const);
+    for (const side of order) {
+      process.stderr.write(`bench:ab pair ${pair}/${pairs}: ${side} build\n`);
+      runs.push({ side, cells: runEras(side === 'this' ? thisCli : otherCli) });
+    }
   }
-}
-if (process.env.BENCH_AB_OUT) writeFileSync(process.env.BENCH_AB_OUT, `${JSON.stringify(runs, null, 2)}\n`);
+  if (process.env.BENCH_AB_OUT) writeFileSync(process.env.BENCH_AB_OUT, `${JSON.stringify(runs, null, 2)}\n`);
 
-const ids = runs[0]?.cells.map((cell) => cell.id) ?? [];
-const rows = ids.map((id) => {
-  const of = (side: 'this' | 'other', pick: (cell: CellResult) => number | null) =>
-    runs
-      .filter((run) => run.side === side)
-      .map((run) => pick(run.cells.find((cell) => cell.id === id) as CellResult) ?? Number.NaN);
-  const [ratioThis, ratioOther] = [of('this', (c) => c.ratio), of('other', (c) => c.ratio)];
-  const [cpuThis, cpuOther] = [of('this', (c) => c.serverCpuRatio), of('other', (c) => c.serverCpuRatio)];
-  const ratioChange = ratioThis.map((r, i) => r - (ratioOther[i] as number));
-  const cpuChange = cpuThis.map((r, i) => r - (cpuOther[i] as number));
-  return [
-    id,
-    `${median(ratioThis).toFixed(3)} / ${median(ratioOther).toFixed(3)}`,
-    points(median(ratioThis) - median(ratioOther)),
-    `${points(mean(ratioChange))} ± ${(interval(ratioChange) * 100).toFixed(1)}`,
-    `×${median(cpuThis).toFixed(2)} / ×${median(cpuOther).toFixed(2)}`,
-    `${points(mean(cpuChange))} ± ${(interval(cpuChange) * 100).toFixed(1)}`,
-  ];
-});
-console.log(`${pairs} pairs: this build (${thisCli}) against ${otherCli}`);
-console.log(
-  table(
-    [
-      'cell',
-      'calls/s ratio, this / other (medians)',
-      'change',
-      'paired change, mean ± 95%',
-      'CPU/call ratio (medians)',
-      'paired change',
-    ],
-    rows,
-  ),
-);
-console.log('(changes in points of ratio: 0.01 of the calls/s ratio, or of the CPU/call ratio)');
+  const ids = runs[0]?.cells.map((cell) => cell.id) ?? [];
+  const rows = ids.map((id) => {
+    const of = (side: 'this' | 'other', pick: (cell: CellResult) => number | null) =>
+      runs
+        .filter((run) => run.side === side)
+        .map((run) => pick(run.cells.find((cell) => cell.id === id) as CellResult) ?? Number.NaN);
+    const [ratioThis, ratioOther] = [of('this', (c) => c.ratio), of('other', (c) => c.ratio)];
+    const [cpuThis, cpuOther] = [of('this', (c) => c.serverCpuRatio), of('other', (c) => c.serverCpuRatio)];
+    const ratioChange = ratioThis.map((r, i) => r - (ratioOther[i] as number));
+    const cpuChange = cpuThis.map((r, i) => r - (cpuOther[i] as number));
+    return [
+      id,
+      `${median(ratioThis).toFixed(3)} / ${median(ratioOther).toFixed(3)}`,
+      points(median(ratioThis) - median(ratioOther)),
+      `${points(mean(ratioChange))} ± ${(interval(ratioChange) * 100).toFixed(1)}`,
+      `×${median(cpuThis).toFixed(2)} / ×${median(cpuOther).toFixed(2)}`,
+      `${points(mean(cpuChange))} ± ${(interval(cpuChange) * 100).toFixed(1)}`,
+    ];
+  });
+  console.log(`${pairs} pairs: this build (${thisCli}) against ${otherCli}`);
+  console.log(
+    table(
+      [
+        'cell',
+        'calls/s ratio, this / other (medians)',
+        'change',
+        'paired change, mean ± 95%',
+        'CPU/call ratio (medians)',
+        'paired change',
+      ],
+      rows,
+    ),
+  );
+  console.log('(changes in points of ratio: 0.01 of the calls/s ratio, or of the CPU/call ratio)');
+}
+
+if (process.env.BENCH_AB_DIRECT === '1') runDirect();
+else runPairs();

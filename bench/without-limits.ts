@@ -7,8 +7,9 @@
 // Usage: npm run build && node --import tsx bench/without-limits.ts            (writes dist-without-limits/)
 //        BENCH_AB_DIRECT=1 BENCH_AB_OTHER=dist-without-limits/cli/main.js BENCH_ERAS_CELLS=stdio npm run bench:ab
 // Each change names the text it replaces; a build where that text is gone stops the script, saying which.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { exitIfMissing, foresightCliInput } from './lib/inputs.js';
 import { ROOT } from './lib/root.js';
 
 const SOURCE = join(ROOT, 'dist');
@@ -45,10 +46,7 @@ const CHANGES: Change[] = [
   },
 ];
 
-if (!existsSync(join(SOURCE, 'cli/main.js'))) {
-  console.error(`without-limits: no build in ${SOURCE}; run \`npm run build\` first`);
-  process.exit(2);
-}
+exitIfMissing('without-limits', [foresightCliInput(join(SOURCE, 'cli/main.js'), undefined)]);
 rmSync(TARGET, { recursive: true, force: true });
 cpSync(SOURCE, TARGET, { recursive: true });
 for (const { file, find, replace } of CHANGES) {

@@ -58,9 +58,10 @@ const pair = (raw: number, foresight: number, digits: number) =>
 export function formatErasReport(report: ErasReport): string {
   const { settings, versions, cells, foresightCli } = report;
   const { ratio, cpuRatio } = settings.targets;
+  const sideA = settings.baselineCli === undefined ? 'raw v2 Server' : `Foresight ${settings.baselineCli}`;
   return [
     `tools/call echo on SDK v2 (server ${versions.server}, client ${versions.client}, node ${versions.node}): ` +
-      `${settings.baselineCli === undefined ? 'raw v2 Server' : `Foresight ${settings.baselineCli}`} (A) and Foresight (B) side by side, ${settings.rounds} rounds per cell ` +
+      `${sideA} (A) and Foresight (B) side by side, ${settings.rounds} rounds per cell ` +
       `(${settings.stdioCalls} calls per side per round over stdio, ${settings.httpCalls} over HTTP), ` +
       `A/B interleaved, order flipped each round, after ${settings.warmupCalls} warm-up calls per side; ` +
       `targets: calls/s ratio ≥ ${ratio}, CPU/call ratio ≤ ${cpuRatio}; Foresight: ${foresightCli}`,

@@ -65,3 +65,24 @@ export function startForesight(
     era,
   });
 }
+
+/**
+ * Another Foresight build on side A in place of the raw server (BENCH_ERAS_BASELINE_CLI), on a config of its own so
+ * that its planner state file is its own too: neither build reads what the other learned.
+ */
+export async function startBaseline(
+  starter: PairStarter,
+  cli: string,
+  transport: Transport,
+  era: BenchEra,
+): Promise<Endpoint> {
+  const config = await starter.workspace.writeConfig(
+    `foresight-eras-${transport}-${era}-baseline.toml`,
+    ['echo'],
+    1,
+  );
+  return startForesight({ ...starter, config }, transport, era, 'A Foresight baseline', {
+    path: cli,
+    profileName: 'eras-baseline',
+  });
+}

@@ -3,7 +3,7 @@
 // starts one pair of servers and measures its two cells on it, each after its own warm-up.
 import type { BenchEra, Endpoint } from './endpoint.js';
 import { type ErasCell, type ErasReport, cellVerdicts, erasVersions } from './eras-report.js';
-import { type PairStarter, startForesight, startRaw } from './eras-servers.js';
+import { type PairStarter, startBaseline, startForesight, startRaw } from './eras-servers.js';
 import {
   ERAS,
   type ErasBenchSettings,
@@ -46,21 +46,7 @@ async function measurePair(
     const raw =
       settings.baselineCli === undefined
         ? await startRaw(starter, transport, era, 'A raw v2 Server')
-        : await startForesight(
-            // Its own config, so its planner state file is its own too: neither build reads what the other learned.
-            {
-              ...starter,
-              config: await starter.workspace.writeConfig(
-                `foresight-eras-${transport}-${era}-baseline.toml`,
-                ['echo'],
-                1,
-              ),
-            },
-            transport,
-            era,
-            'A Foresight baseline',
-            { path: settings.baselineCli, profileName: 'eras-baseline' },
-          );
+        : await startBaseline(starter, settings.baselineCli, transport, era);
     started.push(raw);
     const foresight = await startForesight(starter, transport, era, 'B Foresight');
     started.push(foresight);
