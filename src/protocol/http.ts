@@ -156,13 +156,18 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
       req.off('data', onData);
       reject(new BodyError(413, -32600, `request body exceeds the ${maxBytes}-byte limit`));
     };
+    let ended = false;
     req.on('data', onData);
-    req.once('end', () =>
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
-    );
+    req.once('end', () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
     req.once('error', reject);
-    // A client gone before its body ended (after 'end' this is a no-op: the promise has settled).
-    req.once('close', () => reject(new Error('the request closed before its body ended')));
+    // A client gone before its body ended. Every request closes once answered: an Error made then, only to be
+    // dropped by the settled promise, cost 20 µs a call (its stack trace) in a profile of the upstream bench.
+    req.once('close', () => {
+      if (!ended) reject(new Error('the request closed before its body ended'));
+    });
   });
 }
 

@@ -93,6 +93,11 @@ export function inputDigest(method: InputMethod, params: unknown): string {
     .digest('base64url');
 }
 
+/** Whether a client that declared `capabilities` could be asked anything during a call (the methods above). */
+export function mayBeAsked(capabilities: ClientCapabilities | undefined): boolean {
+  return Boolean(capabilities?.elicitation ?? capabilities?.sampling ?? capabilities?.roots);
+}
+
 /** Whether `response` has the shape of an answer to `method` (answers come from the client: untrusted). */
 export function isAnswerTo(method: InputMethod, response: unknown): boolean {
   return RESPONSE_SCHEMAS[method].safeParse(response).success;

@@ -54,6 +54,11 @@ export class RequestChannel implements InputChannel {
     return this.ctx.mcpReq.signal;
   }
 
+  /** What the request declared; a 2025 session's environment answers with what it declared at initialize. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.capabilities;
+  }
+
   get requestId(): string | number {
     return this.ctx.mcpReq.id;
   }
@@ -109,7 +114,7 @@ export class LegacyRequestEnvironment extends RequestChannel implements CallEnvi
     return this.ctx.http?.closeSSE;
   }
 
-  get clientCapabilities(): ClientCapabilities | undefined {
+  override get clientCapabilities(): ClientCapabilities | undefined {
     return this.declared;
   }
 
