@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { LegacyPosture, ServerLimits } from '../config/index.js';
 import type { Logger, McpTool } from '../host/index.js';
+import { DirectPosts } from './direct-posts.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { nestsDeeperThan } from './json-depth.js';
@@ -97,6 +98,8 @@ export interface HttpServing {
 
 interface LiveSession {
   transport: NodeStreamableHTTPServerTransport;
+  /** The session's requests answered on their own responses (see DirectPosts). */
+  direct: DirectPosts;
   bound: BoundServer;
   lastSeenMs: number;
   /** False until the session sends a request after initialize: such a session expires sooner. */
@@ -333,13 +336,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           ...(resourceServer === undefined ? {} : { client: principal }),
         },
       });
+      const eventStore = createMemoryEventStore();
+      const retryIntervalMs = options.retryIntervalMs ?? 1_000;
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        eventStore: createMemoryEventStore(),
-        retryInterval: options.retryIntervalMs ?? 1_000,
+        eventStore,
+        retryInterval: retryIntervalMs,
         onsessioninitialized: (id) => {
           sessions.set(id, {
             transport,
+            direct,
             bound,
             lastSeenMs: Date.now(),
             used: false,
@@ -352,8 +358,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           });
         },
       });
+      // Before the server connects, so that its own wrappers of the transport's send come first.
+      const direct = new DirectPosts(transport, { eventStore, retryIntervalMs });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
+        direct.close();
         bound.dispose();
       };
       await bound.server.connect(transport);
@@ -394,6 +403,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         for (const id of ids) live.inFlight.delete(id);
       });
     }
+    const request = DirectPosts.requestOf(req, body);
+    if (request)
+      return live.direct.post(req, res, request, (req as IncomingMessage & { auth?: AuthInfo }).auth);
     return live.transport.handleRequest(req, res, body);
   };
 
@@ -561,6 +573,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
           ? sendJsonRpcError(res, 400, -32600, 'missing Mcp-Session-Id header')
           : sendJsonRpcError(res, 404, -32001, 'session not found');
       }
+      if (req.method === 'GET' && (await live.direct.resume(req, res))) return;
       return live.transport.handleRequest(req, res);
     }
     res.setHeader('allow', 'GET, POST, DELETE');

@@ -1,0 +1,282 @@
+// A 2025 session's requests on the wire: answered as one JSON body when the answer is all they get, upgraded to a
+// resumable SSE stream when something comes first, when they run long, or when they close their stream for
+// polling (SEP-1699); requests the SDK's transport refuses are still refused by it.
+import { request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ForesightHost, createHost } from '../src/create-host.js';
+import { definePlugin } from '../src/index.js';
+import type { HttpServing } from '../src/protocol/index.js';
+import { createMemoryLogger } from './support/in-memory.js';
+
+const VERSION = '2025-11-25';
+
+const plugin = definePlugin({
+  id: 'd',
+  version: '1.0.0',
+  build: () => ({
+    tools: () =>
+      ['quick', 'chatty', 'poll', 'slow', 'hold'].map((name) => ({
+        name,
+        inputSchema: { type: 'object' as const },
+      })),
+    callTool: async (name, _args, rc) => {
+      if (name === 'chatty') await rc.reportProgress(1, 2, 'half');
+      if (name === 'poll') {
+        rc.closeSSEStream?.();
+        await sleep(150);
+      }
+      if (name === 'slow') await sleep(1_300);
+      if (name === 'hold')
+        await new Promise((_resolve, reject) =>
+          rc.signal.addEventListener('abort', () => reject(rc.signal.reason as Error)),
+        );
+      return { content: [{ type: 'text', text: `${name} done` }] };
+    },
+  }),
+});
+
+interface RawAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+function send(
+  url: string,
+  method: 'POST' | 'GET' | 'DELETE',
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<RawAnswer> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method,
+        headers: {
+          accept: 'application/json, text/event-stream',
+          ...(text === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        let read = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (read += chunk));
+        res.once('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type']),
+            text: read,
+          }),
+        );
+      },
+    );
+    req.once('error', reject);
+    req.end(text);
+  });
+}
+
+/** The events of an SSE body: each one's id (if any) and data. */
+function events(text: string): Array<{ id?: string; data: string; retry?: string }> {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((line) => line.startsWith(`${name}:`))
+          ?.slice(name.length + 1)
+          .trim();
+      return {
+        ...(field('id') === undefined ? {} : { id: field('id') }),
+        ...(field('retry') === undefined ? {} : { retry: field('retry') }),
+        data: field('data') ?? '',
+      };
+    });
+}
+
+let host: ForesightHost;
+let http: HttpServing;
+let session: Record<string, string>;
+let nextId = 1;
+
+const call = (name: string, extra: Record<string, unknown> = {}) =>
+  send(http.url, 'POST', session, {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'tools/call',
+    params: { name: `d__${name}`, arguments: {}, ...extra },
+  });
+
+async function openSession(): Promise<Record<string, string>> {
+  const opened = await new Promise<string>((resolve, reject) => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const target = new URL(http.url);
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(String(res.headers['mcp-session-id'])));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+  const headers = { 'mcp-session-id': opened, 'mcp-protocol-version': VERSION };
+  const initialized = await send(http.url, 'POST', headers, {
+    jsonrpc: '2.0',
+    method: 'notifications/initialized',
+  });
+  expect(initialized.status).toBe(202);
+  return headers;
+}
+
+beforeAll(async () => {
+  host = createHost({ plugins: [plugin], logger: createMemoryLogger(), planner: { enabled: false } });
+  http = await host.serveHttp({ port: 0 });
+  session = await openSession();
+});
+
+afterAll(async () => {
+  await host.close();
+});
+
+describe('a 2025 session request answered on its own response', () => {
+  it('answers with one JSON body when the answer is the only message', async () => {
+    const answer = await call('quick');
+    expect(answer.status).toBe(200);
+    expect(answer.contentType).toBe('application/json');
+    expect(JSON.parse(answer.text)).toMatchObject({
+      jsonrpc: '2.0',
+      result: { content: [{ type: 'text', text: 'quick done' }] },
+    });
+  });
+
+  it('turns into a primed SSE stream when a progress notification comes first', async () => {
+    const answer = await call('chatty', { _meta: { progressToken: 'p1' } });
+    expect(answer.contentType).toBe('text/event-stream');
+    const [priming, progress, result] = events(answer.text);
+    expect(priming?.data).toBe('');
+    expect(Number(priming?.retry)).toBeGreaterThan(0);
+    expect(priming?.id).toBeDefined();
+    expect(JSON.parse(progress!.data)).toMatchObject({
+      method: 'notifications/progress',
+      params: { progressToken: 'p1', progress: 1, total: 2 },
+    });
+    expect(JSON.parse(result!.data)).toMatchObject({ result: { content: [{ text: 'chatty done' }] } });
+    expect(new Set([priming?.id, progress?.id, result?.id]).size).toBe(3);
+  });
+
+  it('primes a stream for a call that runs long, so the client could resume it', async () => {
+    const answer = await call('slow');
+    expect(answer.contentType).toBe('text/event-stream');
+    const [priming, result] = events(answer.text);
+    expect(priming).toMatchObject({ data: '' });
+    expect(JSON.parse(result!.data)).toMatchObject({ result: { content: [{ text: 'slow done' }] } });
+  });
+
+  it('closes its stream for polling: a GET with Last-Event-ID gets the answer, and again once answered', async () => {
+    const closed = await call('poll');
+    expect(closed.contentType).toBe('text/event-stream');
+    const [priming, ...rest] = events(closed.text);
+    expect(rest).toEqual([]);
+    const resumed = await send(http.url, 'GET', {
+      ...session,
+      'last-event-id': priming!.id!,
+      accept: 'text/event-stream',
+    });
+    expect(resumed.status).toBe(200);
+    const delivered = events(resumed.text);
+    expect(JSON.parse(delivered.at(-1)!.data)).toMatchObject({
+      result: { content: [{ text: 'poll done' }] },
+    });
+    // Answered by now: the SDK's transport replays it from the same store.
+    const again = await send(http.url, 'GET', {
+      ...session,
+      'last-event-id': priming!.id!,
+      accept: 'text/event-stream',
+    });
+    expect(again.status).toBe(200);
+    expect(JSON.parse(events(again.text).at(-1)!.data)).toMatchObject({
+      result: { content: [{ text: 'poll done' }] },
+    });
+  });
+
+  it('leaves a request with headers the SDK refuses to the SDK: 406 without text/event-stream in Accept', async () => {
+    const refused = await send(
+      http.url,
+      'POST',
+      { ...session, accept: 'application/json' },
+      { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'd__quick', arguments: {} } },
+    );
+    expect(refused.status).toBe(406);
+  });
+
+  it('ends the response of a request the client cancels, which nothing will answer', async () => {
+    const waiting = send(http.url, 'POST', session, {
+      jsonrpc: '2.0',
+      id: 'cancel-me',
+      method: 'tools/call',
+      params: { name: 'd__hold', arguments: {} },
+    });
+    await sleep(100);
+    const cancelled = await send(http.url, 'POST', session, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'cancel-me', reason: 'not needed' },
+    });
+    expect(cancelled.status).toBe(202);
+    const ended = await waiting;
+    expect(ended.status).toBe(204);
+    expect(ended.text).toBe('');
+    // The id is free again, and the session serves on.
+    const again = await send(http.url, 'POST', session, {
+      jsonrpc: '2.0',
+      id: 'cancel-me',
+      method: 'tools/call',
+      params: { name: 'd__quick', arguments: {} },
+    });
+    expect(JSON.parse(again.text)).toMatchObject({
+      id: 'cancel-me',
+      result: { content: [{ text: 'quick done' }] },
+    });
+  });
+
+  it('tells a request still waiting when its session is deleted', async () => {
+    const own = await openSession();
+    const waiting = send(http.url, 'POST', own, {
+      jsonrpc: '2.0',
+      id: 'held',
+      method: 'tools/call',
+      params: { name: 'd__hold', arguments: {} },
+    });
+    await sleep(100);
+    expect((await send(http.url, 'DELETE', own)).status).toBe(200);
+    const told = await waiting;
+    expect(told.status).toBe(404);
+    expect(JSON.parse(told.text)).toMatchObject({ id: 'held', error: { code: -32001 } });
+  });
+});
