@@ -40,8 +40,10 @@ export const SERVER_SOURCES = [
   'bench/servers/ask-once.ts',
   'bench/fixtures/echo-plugin.ts',
   'bench/fixtures/echo-tools.ts',
-  // The raw server's 2025 sessions resume streams as Foresight's do, with the same store.
+  // The raw server's 2025 sessions answer and resume streams as Foresight's do, with the same store.
   'src/protocol/event-store.ts',
+  'src/protocol/direct-posts.ts',
+  'src/protocol/listen.ts',
 ] as const;
 
 export const EVERYTHING_PACKAGE = 'node_modules/@modelcontextprotocol/server-everything';

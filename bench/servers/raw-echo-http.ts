@@ -2,13 +2,15 @@
 // so that the comparison is the host, not the wiring: 2026-07-28 requests go to the SDK's per-request entry
 // (createMcpHandler, legacy refused there, through toNodeHandler), 2025 clients get sessions (one SDK Node
 // transport and one server per session, routed by Mcp-Session-Id, resumable with Last-Event-ID through the same
-// event store Foresight gives its sessions). Prints its URL on stderr.
+// event store Foresight gives its sessions, and each session's requests answered on their own responses as
+// Foresight answers them: src/protocol/direct-posts.ts). Prints its URL on stderr.
 // Usage: node raw-echo-http.js <count> <prefix>...
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
+import { DirectPosts } from '../../src/protocol/direct-posts.js';
 import { createMemoryEventStore } from '../../src/protocol/event-store.js';
 import { echoServerFactory } from './raw-echo-server.js';
 
@@ -17,7 +19,11 @@ const PATH = '/mcp';
 const buildServer = echoServerFactory('raw-echo-http', process.argv.slice(2));
 const modern = createMcpHandler(() => buildServer(), { legacy: 'reject' });
 const serveModern = toNodeHandler(modern);
-const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  direct: DirectPosts;
+}
+const sessions = new Map<string, Session>();
 
 function reply(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) return;
@@ -39,17 +45,21 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const server = buildServer();
+  // Resumable streams, as a 2025 client of Foresight gets them (a priming event, then the answer as SSE).
+  const eventStore = createMemoryEventStore();
   const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
-    // Resumable streams, as a 2025 client of Foresight gets them (a priming event, then the answer as SSE).
-    eventStore: createMemoryEventStore(),
+    eventStore,
     retryInterval: 1_000,
     onsessioninitialized: (id) => {
-      sessions.set(id, transport);
+      sessions.set(id, { transport, direct });
     },
   });
+  // Before the server connects, as Foresight installs it.
+  const direct = new DirectPosts(transport, { eventStore, retryIntervalMs: 1_000 });
   transport.onclose = () => {
     if (transport.sessionId) sessions.delete(transport.sessionId);
+    direct.close();
   };
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
@@ -69,7 +79,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   });
   // Everything that is not 2025 traffic (the SDK's entry also answers the requests it refuses).
   if (era.kind !== 'legacy') return serveModern(req, res, body);
-  if (session) return session.handleRequest(req, res, body);
+  if (session) {
+    const request = req.method === 'POST' ? DirectPosts.requestOf(req, body) : undefined;
+    if (request) return session.direct.post(req, res, request, undefined);
+    if (req.method === 'GET' && (await session.direct.resume(req, res))) return;
+    return session.transport.handleRequest(req, res, body);
+  }
   if (sessionId !== undefined) return reply(res, 404, 'session not found');
   if (req.method === 'POST' && isInitializeRequest(body)) return openSession(req, res, body);
   return reply(res, 400, 'no session: the first request must be initialize');
@@ -88,8 +103,10 @@ listener.listen(0, '127.0.0.1', () => {
 
 // The bench ends the server with SIGTERM; exiting normally writes a --cpu-prof profile.
 process.once('SIGTERM', () => {
-  void Promise.allSettled([modern.close(), ...[...sessions.values()].map((t) => t.close())]).then(() => {
-    listener.closeAllConnections();
-    listener.close(() => process.exit(0));
-  });
+  void Promise.allSettled([modern.close(), ...[...sessions.values()].map((s) => s.transport.close())]).then(
+    () => {
+      listener.closeAllConnections();
+      listener.close(() => process.exit(0));
+    },
+  );
 });
