@@ -36,7 +36,10 @@ const plain = definePlugin({
         return { content: [{ type: 'text', text: 'spoke' }] };
       }
       if (name === 'ask') {
-        const answer = await rc.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+        const answer = await rc.elicit({
+          message: 'Go?',
+          requestedSchema: { type: 'object', properties: {} },
+        });
         return { content: [{ type: 'text', text: answer.action }] };
       }
       seen.capabilities = rc.clientCapabilities;
@@ -77,7 +80,9 @@ describe('a 2026-07-28 call whose request declares nothing it could be asked', (
       await new Promise((resolve) => setTimeout(resolve, 50));
       controller.abort('user pressed stop');
       await expect(call).rejects.toThrow();
-      await expect.poll(() => (seen.cancelledWith as { code?: string } | undefined)?.code).toBe('E_CANCELLED');
+      await expect
+        .poll(() => (seen.cancelledWith as { code?: string } | undefined)?.code)
+        .toBe('E_CANCELLED');
     } finally {
       await client.close();
     }

@@ -45,9 +45,16 @@ const SSE_HEADERS = {
 /** The first revision whose clients take an event with empty data: the priming event that makes a stream resumable. */
 const PRIMING_REVISION = '2025-11-25';
 
-function header(req: IncomingMessage, name: string): string | undefined {
+/** A request header's value (the first, when repeated). */
+export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A request naming a revision the session's server does not speak (the SDK answers it with 400). */
+function unsupportedVersion(req: IncomingMessage): boolean {
+  const version = header(req, 'mcp-protocol-version');
+  return version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
 function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
@@ -259,8 +266,7 @@ export class DirectPosts {
     const accept = header(req, 'accept');
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
     if (!isJsonContentType(header(req, 'content-type') ?? '')) return undefined;
-    const version = header(req, 'mcp-protocol-version');
-    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+    if (unsupportedVersion(req)) return undefined;
     return body;
   }
 
@@ -271,6 +277,8 @@ export class DirectPosts {
     request: JSONRPCRequest,
     authInfo: AuthInfo | undefined,
   ): void {
+    // A DELETE or the idle sweep got there first: the server is gone, and nothing would answer.
+    if (this.closed) return sessionClosed(res, request.id);
     const version = header(req, 'mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     const post = new DirectPost(
       request.id,
@@ -300,7 +308,9 @@ export class DirectPosts {
   async resume(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId === undefined || this.streams.size === 0) return false;
+    // What the SDK would refuse (406, 400) it refuses itself.
     if (!header(req, 'accept')?.includes('text/event-stream')) return false;
+    if (unsupportedVersion(req)) return false;
     const streamId = await this.options.eventStore.getStreamIdForEventId?.(lastEventId);
     const post = streamId === undefined ? undefined : this.streams.get(streamId);
     if (!post) return false;
@@ -326,21 +336,23 @@ export class DirectPosts {
     for (const post of this.posts.values()) {
       const res = post.res;
       if (!res || res.writableEnded) continue;
-      if (!res.headersSent) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: {
-              code: -32001,
-              message: 'session closed before the request was answered; initialize again',
-            },
-            id: post.id,
-          }),
-        );
-      } else res.end();
+      if (!res.headersSent) sessionClosed(res, post.id);
+      else res.end();
     }
     this.posts.clear();
     this.streams.clear();
   }
+}
+
+/** The answer to a request whose session closed before it was answered. */
+function sessionClosed(res: ServerResponse, id: RequestId): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'session closed before the request was answered; initialize again' },
+      id,
+    }),
+  );
 }

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { LegacyPosture, ServerLimits } from '../config/index.js';
 import type { Logger, McpTool } from '../host/index.js';
-import { DirectPosts } from './direct-posts.js';
+import { DirectPosts, header } from './direct-posts.js';
 import { createMemoryEventStore } from './event-store.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { nestsDeeperThan } from './json-depth.js';
@@ -217,11 +217,6 @@ function negotiatedVersion(initialize: unknown): string {
   return typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
     ? asked
     : LATEST_PROTOCOL_VERSION;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** The principal of an HTTP request: the bearer token's holder when one is configured, else its address. */
