@@ -15,6 +15,8 @@ export interface Endpoint {
   connectMs: number;
   /** The server's process id. */
   pid: number | undefined;
+  /** Where an HTTP server listens (its MCP endpoint); undefined over stdio. */
+  url?: URL;
   /** Bytes the server has written to stderr so far (logs). */
   stderrBytes(): number;
   close(): Promise<void>;

@@ -134,6 +134,7 @@ export async function startHttpEndpoint(spec: HttpServerSpec): Promise<Endpoint>
     client,
     connectMs: performance.now() - startedAt,
     pid: child.pid,
+    url,
     stderrBytes: () => stderrBytes,
     close: async () => {
       await client.close().catch(() => {});
