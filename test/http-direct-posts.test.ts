@@ -24,7 +24,7 @@ const plugin = definePlugin({
       if (name === 'chatty') await rc.reportProgress(1, 2, 'half');
       if (name === 'poll') {
         rc.closeSSEStream?.();
-        await sleep(150);
+        await sleep(300);
       }
       if (name === 'slow') await sleep(1_300);
       if (name === 'hold')
@@ -198,11 +198,20 @@ describe('a 2025 session request answered on its own response', () => {
     expect(JSON.parse(result!.data)).toMatchObject({ result: { content: [{ text: 'slow done' }] } });
   });
 
-  it('closes its stream for polling: a GET with Last-Event-ID gets the answer, and again once answered', async () => {
+  it('closes its stream for polling: its id stays taken, a GET with Last-Event-ID gets the answer, and again once answered', async () => {
+    const pollId = nextId;
     const closed = await call('poll');
     expect(closed.contentType).toBe('text/event-stream');
     const [priming, ...rest] = events(closed.text);
     expect(rest).toEqual([]);
+    // Still waiting, though its response has closed: its id is not free yet.
+    const clash = await send(http.url, 'POST', session, {
+      jsonrpc: '2.0',
+      id: pollId,
+      method: 'tools/call',
+      params: { name: 'd__quick', arguments: {} },
+    });
+    expect(clash.status).toBe(409);
     const resumed = await send(http.url, 'GET', {
       ...session,
       'last-event-id': priming!.id!,

@@ -45,7 +45,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const server = buildServer();
-  // Resumable streams, as a 2025 client of Foresight gets them (a priming event, then the answer as SSE).
+  // The store a 2025 session's streams are resumed from, as Foresight gives each of its sessions one.
   const eventStore = createMemoryEventStore();
   const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),

@@ -270,6 +270,11 @@ export class DirectPosts {
     return body;
   }
 
+  /** Whether a request under `id` is still waiting for its answer here (its response may have closed). */
+  waiting(id: RequestId): boolean {
+    return this.posts.has(id);
+  }
+
   /** Hands the request to the session's server; its messages come back through the transport's `send`. */
   post(
     req: IncomingMessage,

@@ -380,7 +380,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
         `invalid request: JSON-RPC batches are not part of protocol revision ${live.protocolVersion} (only ${BATCHING_REVISION} had them); send one message per request`,
       );
     const ids = requestIds(body);
-    const reused = ids.find((id) => live.inFlight.has(id));
+    // A request whose stream closed for polling is still waiting: its id stays taken until it is answered.
+    const reused = ids.find((id) => live.inFlight.has(id) || live.direct.waiting(id));
     if (reused !== undefined || new Set(ids).size !== ids.length) {
       const id = reused ?? ids.find((candidate, at) => ids.indexOf(candidate) !== at)!;
       return sendJsonRpcError(
