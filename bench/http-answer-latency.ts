@@ -11,6 +11,7 @@ import type { Endpoint } from './lib/endpoint.js';
 import { exitIfMissing, foresightCliInput, partInputs } from './lib/inputs.js';
 import { table } from './lib/report.js';
 import { readSettings } from './lib/settings.js';
+import { summarize } from './lib/stats.js';
 import {
   FORESIGHT_ECHO_TOOL,
   startForesightHttp,
@@ -108,12 +109,6 @@ async function measure(side: Side, id: { next: number }, count: number, record: 
   }
 }
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-};
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-
 const settings = readSettings();
 const cli = process.env.BENCH_FORESIGHT_CLI ? 'BENCH_FORESIGHT_CLI' : undefined;
 exitIfMissing('http-answer-latency', partInputs('upstream', foresightCliInput(settings.foresightCli, cli)));
@@ -154,14 +149,17 @@ try {
         'raw: end p90 ms',
         'answered as',
       ],
-      sides.map((side) => [
-        side.endpoint.label,
-        mean(side.sdkMs).toFixed(3),
-        quantile(side.headersMs, 0.5).toFixed(3),
-        quantile(side.endMs, 0.5).toFixed(3),
-        quantile(side.endMs, 0.9).toFixed(3),
-        [...side.contentTypes].join(', '),
-      ]),
+      sides.map((side) => {
+        const end = summarize(side.endMs);
+        return [
+          side.endpoint.label,
+          summarize(side.sdkMs).meanMs.toFixed(3),
+          summarize(side.headersMs).p50Ms.toFixed(3),
+          end.p50Ms.toFixed(3),
+          end.p90Ms.toFixed(3),
+          [...side.contentTypes].join(', '),
+        ];
+      }),
     ),
   );
   console.log("(raw: a node:http client with keep-alive on the SDK client's session, one POST at a time)");

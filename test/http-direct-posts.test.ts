@@ -39,6 +39,7 @@ const plugin = definePlugin({
 interface RawAnswer {
   status: number;
   contentType: string;
+  sessionId: string | undefined;
   text: string;
 }
 
@@ -73,6 +74,7 @@ function send(
           resolve({
             status: res.statusCode ?? 0,
             contentType: String(res.headers['content-type']),
+            sessionId: res.headers['mcp-session-id'] as string | undefined,
             text: read,
           }),
         );
@@ -108,44 +110,38 @@ let http: HttpServing;
 let session: Record<string, string>;
 let nextId = 1;
 
-const call = (name: string, extra: Record<string, unknown> = {}) =>
-  send(http.url, 'POST', session, {
+interface CallOptions {
+  /** Default the next number. */
+  id?: string | number;
+  /** Default the shared session's. */
+  headers?: Record<string, string>;
+  /** More of the call's params (`_meta`). */
+  params?: Record<string, unknown>;
+}
+
+/** A raw `tools/call` of one of the plugin's tools on a session. */
+const call = (name: string, options: CallOptions = {}) =>
+  send(http.url, 'POST', options.headers ?? session, {
     jsonrpc: '2.0',
-    id: nextId++,
+    id: options.id ?? nextId++,
     method: 'tools/call',
-    params: { name: `d__${name}`, arguments: {}, ...extra },
+    params: { name: `d__${name}`, arguments: {}, ...options.params },
   });
 
 async function openSession(): Promise<Record<string, string>> {
-  const opened = await new Promise<string>((resolve, reject) => {
-    const body = JSON.stringify({
+  const { sessionId: opened } = await send(
+    http.url,
+    'POST',
+    {},
+    {
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
       params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
-    const target = new URL(http.url);
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.once('end', () => resolve(String(res.headers['mcp-session-id'])));
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
-  const headers = { 'mcp-session-id': opened, 'mcp-protocol-version': VERSION };
+    },
+  );
+  expect(opened).toBeDefined();
+  const headers = { 'mcp-session-id': opened!, 'mcp-protocol-version': VERSION };
   const initialized = await send(http.url, 'POST', headers, {
     jsonrpc: '2.0',
     method: 'notifications/initialized',
@@ -176,7 +172,7 @@ describe('a 2025 session request answered on its own response', () => {
   });
 
   it('turns into a primed SSE stream when a progress notification comes first', async () => {
-    const answer = await call('chatty', { _meta: { progressToken: 'p1' } });
+    const answer = await call('chatty', { params: { _meta: { progressToken: 'p1' } } });
     expect(answer.contentType).toBe('text/event-stream');
     const [priming, progress, result] = events(answer.text);
     expect(priming?.data).toBe('');
@@ -205,12 +201,7 @@ describe('a 2025 session request answered on its own response', () => {
     const [priming, ...rest] = events(closed.text);
     expect(rest).toEqual([]);
     // Still waiting, though its response has closed: its id is not free yet.
-    const clash = await send(http.url, 'POST', session, {
-      jsonrpc: '2.0',
-      id: pollId,
-      method: 'tools/call',
-      params: { name: 'd__quick', arguments: {} },
-    });
+    const clash = await call('quick', { id: pollId });
     expect(clash.status).toBe(409);
     const resumed = await send(http.url, 'GET', {
       ...session,
@@ -235,22 +226,12 @@ describe('a 2025 session request answered on its own response', () => {
   });
 
   it('leaves a request with headers the SDK refuses to the SDK: 406 without text/event-stream in Accept', async () => {
-    const refused = await send(
-      http.url,
-      'POST',
-      { ...session, accept: 'application/json' },
-      { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'd__quick', arguments: {} } },
-    );
+    const refused = await call('quick', { headers: { ...session, accept: 'application/json' } });
     expect(refused.status).toBe(406);
   });
 
   it('ends the response of a request the client cancels, which nothing will answer', async () => {
-    const waiting = send(http.url, 'POST', session, {
-      jsonrpc: '2.0',
-      id: 'cancel-me',
-      method: 'tools/call',
-      params: { name: 'd__hold', arguments: {} },
-    });
+    const waiting = call('hold', { id: 'cancel-me' });
     await sleep(100);
     const cancelled = await send(http.url, 'POST', session, {
       jsonrpc: '2.0',
@@ -262,12 +243,7 @@ describe('a 2025 session request answered on its own response', () => {
     expect(ended.status).toBe(204);
     expect(ended.text).toBe('');
     // The id is free again, and the session serves on.
-    const again = await send(http.url, 'POST', session, {
-      jsonrpc: '2.0',
-      id: 'cancel-me',
-      method: 'tools/call',
-      params: { name: 'd__quick', arguments: {} },
-    });
+    const again = await call('quick', { id: 'cancel-me' });
     expect(JSON.parse(again.text)).toMatchObject({
       id: 'cancel-me',
       result: { content: [{ text: 'quick done' }] },
@@ -276,12 +252,7 @@ describe('a 2025 session request answered on its own response', () => {
 
   it('tells a request still waiting when its session is deleted', async () => {
     const own = await openSession();
-    const waiting = send(http.url, 'POST', own, {
-      jsonrpc: '2.0',
-      id: 'held',
-      method: 'tools/call',
-      params: { name: 'd__hold', arguments: {} },
-    });
+    const waiting = call('hold', { id: 'held', headers: own });
     await sleep(100);
     expect((await send(http.url, 'DELETE', own)).status).toBe(200);
     const told = await waiting;

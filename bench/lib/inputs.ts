@@ -43,6 +43,7 @@ export const SERVER_SOURCES = [
   // The raw server's 2025 sessions answer and resume streams as Foresight's do, with the same store.
   'src/protocol/event-store.ts',
   'src/protocol/direct-posts.ts',
+  'src/protocol/http-answers.ts',
   'src/protocol/listen.ts',
 ] as const;
 

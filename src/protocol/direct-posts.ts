@@ -19,6 +19,7 @@ import {
   isJSONRPCRequest,
   isJsonContentType,
 } from '@modelcontextprotocol/server';
+import { header, sendJsonRpcError } from './http-answers.js';
 import { endedRequestId } from './listen.js';
 
 /** What a direct request needs of the session's SDK transport. */
@@ -42,14 +43,11 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const;
 
+/** What a request waiting when its session closed is told (with 404 -32001, the SDK's code for a gone session). */
+const SESSION_CLOSED = 'session closed before the request was answered; initialize again';
+
 /** The first revision whose clients take an event with empty data: the priming event that makes a stream resumable. */
 const PRIMING_REVISION = '2025-11-25';
-
-/** A request header's value (the first, when repeated). */
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** A request naming a revision the session's server does not speak (the SDK answers it with 400). */
 function unsupportedVersion(req: IncomingMessage): boolean {
@@ -65,9 +63,14 @@ function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id: Re
 class DirectPost {
   /** The response the request's messages go to; undefined once it closed (or was closed for polling). */
   res: ServerResponse | undefined;
+  /** Whether this stream can be resumed: the SDK's rule (an event store, and a client that takes priming events). */
+  readonly resumable: boolean;
   /** Set when the response became an SSE stream (its events are stored under it for a resume). */
-  streamId: string | undefined;
-  done = false;
+  private streamId: string | undefined;
+  /** The answer has come (or the request was cancelled). */
+  private done = false;
+  /** The session id on every response this request writes. */
+  private readonly sessionHeader: Record<string, string>;
   private primeTimer: NodeJS.Timeout | undefined;
   /** Set once the answer is in the store: a resume after it ends with what it replays. */
   private answerStored = false;
@@ -77,12 +80,14 @@ class DirectPost {
   constructor(
     readonly id: RequestId,
     res: ServerResponse,
-    private readonly sessionId: string | undefined,
-    private readonly protocolVersion: string,
+    sessionId: string | undefined,
+    protocolVersion: string,
     private readonly options: Required<DirectPostsOptions>,
     private readonly streams: Map<string, DirectPost>,
   ) {
     this.res = res;
+    this.resumable = protocolVersion >= PRIMING_REVISION;
+    this.sessionHeader = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
     // Priming only helps a client that can resume; a quick answer never needs it.
     if (this.resumable) {
       this.primeTimer = setTimeout(() => void this.inOrder(() => this.upgrade()), options.primeAfterMs);
@@ -91,11 +96,6 @@ class DirectPost {
     res.once('close', () => {
       if (this.res === res) this.res = undefined;
     });
-  }
-
-  /** Whether this stream can be resumed: the SDK's rule (an event store, and a client that takes priming events). */
-  get resumable(): boolean {
-    return this.protocolVersion >= PRIMING_REVISION;
   }
 
   /**
@@ -109,10 +109,7 @@ class DirectPost {
       // The answer is the only message: one JSON body, as the revision allows (a client takes either).
       const res = this.res;
       if (res && !res.headersSent && !res.destroyed) {
-        res.writeHead(200, {
-          'content-type': 'application/json',
-          ...(this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId }),
-        });
+        res.writeHead(200, { 'content-type': 'application/json', ...this.sessionHeader });
         res.end(JSON.stringify(message));
       }
       return Promise.resolve();
@@ -148,10 +145,7 @@ class DirectPost {
   /** A GET with Last-Event-ID: what was stored after that event, then the rest as it comes. */
   resume(res: ServerResponse, lastEventId: string): Promise<void> {
     return this.inOrder(async () => {
-      res.writeHead(200, {
-        ...SSE_HEADERS,
-        ...(this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId }),
-      });
+      res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
       await this.options.eventStore.replayEventsAfter(lastEventId, {
         send: async (eventId, message) => void writeEvent(res, message, eventId),
       });
@@ -174,11 +168,7 @@ class DirectPost {
     this.streamId = randomUUID();
     this.streams.set(this.streamId, this);
     const res = this.res;
-    if (res && !res.headersSent)
-      res.writeHead(200, {
-        ...SSE_HEADERS,
-        ...(this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId }),
-      });
+    if (res && !res.headersSent) res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
     if (!this.resumable) return;
     const primingId = await this.options.eventStore.storeEvent(this.streamId, {} as JSONRPCMessage);
     if (this.res && !this.res.writableEnded && !this.res.destroyed)
@@ -192,7 +182,6 @@ class DirectPost {
       // Nothing answers a cancelled request: a response not yet begun ends empty.
       if (this.res && !this.res.headersSent && !this.res.destroyed) this.res.writeHead(204);
       this.end();
-      if (this.streamId !== undefined) this.streams.delete(this.streamId);
     });
   }
 
@@ -235,10 +224,11 @@ export class DirectPosts {
     this.options = { primeAfterMs: 1_000, ...options };
     const send = transport.send.bind(transport);
     transport.send = (message, sendOptions) => {
-      const id = isAnswer(message) ? message.id : sendOptions?.relatedRequestId;
+      const answer = isAnswer(message);
+      const id = answer ? message.id : sendOptions?.relatedRequestId;
       const post = id === undefined ? undefined : this.posts.get(id);
       if (!post) return send(message, sendOptions);
-      if (isAnswer(message)) this.posts.delete(post.id);
+      if (answer) this.posts.delete(post.id);
       return post.deliver(message);
     };
     // A cancelled request is never answered: it is forgotten here, and its stream ends. Set before the server
@@ -283,7 +273,7 @@ export class DirectPosts {
     authInfo: AuthInfo | undefined,
   ): void {
     // A DELETE or the idle sweep got there first: the server is gone, and nothing would answer.
-    if (this.closed) return sessionClosed(res, request.id);
+    if (this.closed) return sendJsonRpcError(res, 404, -32001, SESSION_CLOSED, request.id);
     const version = header(req, 'mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     const post = new DirectPost(
       request.id,
@@ -320,14 +310,7 @@ export class DirectPosts {
     const post = streamId === undefined ? undefined : this.streams.get(streamId);
     if (!post) return false;
     if (post.res) {
-      res.writeHead(409, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: 'Conflict: Stream already has an active connection' },
-          id: null,
-        }),
-      );
+      sendJsonRpcError(res, 409, -32000, 'Conflict: Stream already has an active connection');
       return true;
     }
     await post.resume(res, lastEventId);
@@ -341,23 +324,10 @@ export class DirectPosts {
     for (const post of this.posts.values()) {
       const res = post.res;
       if (!res || res.writableEnded) continue;
-      if (!res.headersSent) sessionClosed(res, post.id);
+      if (!res.headersSent) sendJsonRpcError(res, 404, -32001, SESSION_CLOSED, post.id);
       else res.end();
     }
     this.posts.clear();
     this.streams.clear();
   }
-}
-
-/** The answer to a request whose session closed before it was answered. */
-function sessionClosed(res: ServerResponse, id: RequestId): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(404, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      error: { code: -32001, message: 'session closed before the request was answered; initialize again' },
-      id,
-    }),
-  );
 }

@@ -15,8 +15,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { LegacyPosture, ServerLimits } from '../config/index.js';
 import type { Logger, McpTool } from '../host/index.js';
-import { DirectPosts, header } from './direct-posts.js';
+import { DirectPosts } from './direct-posts.js';
 import { createMemoryEventStore } from './event-store.js';
+import { RETRY_AFTER_S, header, sendJsonRpcError } from './http-answers.js';
 import { type HttpGuardOptions, createHttpGuard } from './http-guard.js';
 import { nestsDeeperThan } from './json-depth.js';
 import {
@@ -114,8 +115,6 @@ interface LiveSession {
   scopes?: string;
 }
 
-/** How long a client refused for a full server is told to wait before it tries again. */
-const RETRY_AFTER_S = 5;
 /** The one revision whose clients may send JSON-RPC batches: 2025-06-18 removed them again. */
 const BATCHING_REVISION = '2025-03-26';
 
@@ -128,19 +127,6 @@ class BodyError extends Error {
   ) {
     super(message);
   }
-}
-
-function sendJsonRpcError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  id: string | number | null = null,
-): void {
-  if (res.headersSent) return;
-  if (status === 503) res.setHeader('retry-after', String(RETRY_AFTER_S));
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 /**
