@@ -37,8 +37,14 @@ import {
   validatePluginOptions,
 } from './config/index.js';
 import {
-  type RuleReport,
+  errors,
+  type Logger,
+  type Plugin,
+  type SharedRateLimits,
   type ToolEnricher,
+} from './contract/index.js';
+import {
+  type RuleReport,
   ToolPipeline,
   createArgumentValidator,
   createConfigRules,
@@ -46,16 +52,7 @@ import {
 } from './enrich/index.js';
 import { createFormatEnricher } from './format/index.js';
 import { type HostMetrics, type ReadinessCheck, createHostOps } from './ops/index.js';
-import {
-  type Logger,
-  type MountSpec,
-  type Plugin,
-  type SharedPluginStates,
-  PluginHost,
-  type SharedRateLimits,
-  createLogger,
-  errors,
-} from './host/index.js';
+import { type MountSpec, type SharedPluginStates, PluginHost, createLogger } from './host/index.js';
 import {
   PLANNER_STATS_URI,
   Planner,

@@ -1,38 +1,6 @@
 // Package entry: the contracts third-party plugins build on, and createHost for programs that embed Foresight.
-export * from './host/contract.js';
-export { ForesightError, PluginError, ERROR_KINDS, type ErrorKind } from './host/errors.js';
-export type {
-  ToolCategory,
-  ToolRef,
-  ToolSchema,
-  ToolEnricher,
-  FollowUpLink,
-  ToolValueModel,
-  IssueShape,
-  IssueLinkShape,
-  CommentShape,
-  MergeRequestShape,
-  DiffFileShape,
-  JobShape,
-  PipelineShape,
-  StatusShape,
-  FieldShape,
-  UserShape,
-  SprintShape,
-  PageInfo,
-  ShapedResult,
-  ShapedResultKind,
-} from './enrich/index.js';
-export {
-  TOOL_CATEGORIES,
-  ENRICHED_ENUM_MARKER,
-  SHAPED_RESULT_KINDS,
-  fieldName,
-  fieldNames,
-} from './enrich/index.js';
-export { OUTPUT_FORMATS, type OutputFormat } from './format/index.js';
+export * from './contract/index.js';
 export type { MountSpec, Deadlines, CallEnvironment } from './host/index.js';
-export { MAX_DELAY_MS, clampDelay, durationMs, durationS, logRetry, type RetryNote } from './host/index.js';
 export {
   createHost,
   type CreateHostOptions,

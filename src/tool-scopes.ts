@@ -3,8 +3,9 @@
 // and prompts need; and the scopes the rules name.
 import picomatch from 'picomatch';
 import { type PluginEntry, type ToolScopeRule, EMBEDDED_DEFAULT } from './config/index.js';
-import { type RuleReport, type ToolValueModel, reportScopeGlobs, unseenPlugins } from './enrich/index.js';
-import { type Logger, type MountedPlugin, errors } from './host/index.js';
+import { errors, type Logger, type ToolValueModel } from './contract/index.js';
+import { type RuleReport, reportScopeGlobs, unseenPlugins } from './enrich/index.js';
+import { type MountedPlugin } from './host/index.js';
 import { isReadOnly } from './planner/index.js';
 import type { CatalogScopeGuard, ScopeGuard } from './protocol/index.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
-import type { ToolValueModel } from '../src/enrich/index.js';
+import type { ToolValueModel } from '../src/contract/index.js';
 import { connectHttp } from './support/cli.js';
 import { connectClient, createMemoryLogger } from './support/in-memory.js';
 import { modernMeta, modernPost } from './support/modern-wire.js';

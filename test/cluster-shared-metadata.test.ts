@@ -4,7 +4,7 @@
 // replaced; with Redis stalled or unreachable each member loads by itself, and they share again once it answers.
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
-import type { SharedPluginState } from '../src/host/index.js';
+import type { SharedPluginState } from '../src/contract/index.js';
 import {
   type MetadataSharing,
   type RefreshingMetadata,

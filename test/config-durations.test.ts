@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, validatePluginOptions } from '../src/config/index.js';
-import { ForesightError, MAX_DELAY_MS, MAX_DELAY_S, clampDelay } from '../src/host/index.js';
+import { clampDelay, ForesightError, MAX_DELAY_MS, MAX_DELAY_S } from '../src/contract/index.js';
 import { abortableSleep } from '../src/plugins/kit/index.js';
 import { UpstreamOptionsSchema } from '../src/plugins/upstream/index.js';
 import { killAll, makeWorkspace, removeWorkspaces, runCli } from './support/cli.js';

@@ -2,7 +2,7 @@
 // whether 2025 clients are served; bad values name the key, the file, the line and what is allowed.
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
-import { ForesightError } from '../src/host/errors.js';
+import { ForesightError } from '../src/contract/index.js';
 import { combinedHints, stricterHints } from '../src/protocol/index.js';
 
 const FILE = '/proj/foresight.toml';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
-import { ForesightError } from '../src/host/errors.js';
+import { ForesightError } from '../src/contract/index.js';
 
 const FILE = '/proj/foresight.toml';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS, loadConfig } from '../src/config/index.js';
-import { ForesightError } from '../src/host/errors.js';
+import { ForesightError } from '../src/contract/index.js';
 
 let dir: string;
 beforeEach(async () => {

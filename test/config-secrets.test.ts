@@ -6,7 +6,7 @@ import {
   registerSecret,
   resolveAuthToken,
 } from '../src/config/index.js';
-import { ForesightError } from '../src/host/errors.js';
+import { ForesightError } from '../src/contract/index.js';
 
 const FILE = '/proj/foresight.toml';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldName, fieldNames } from '../src/enrich/index.js';
+import { fieldName, fieldNames } from '../src/contract/index.js';
 import { seededRandom as random } from './support/random.js';
 
 const VALID = /^[a-z0-9_]{1,64}$/;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENRICHED_ENUM_MARKER, EditableToolSchema } from '../src/enrich/index.js';
+import { ENRICHED_ENUM_MARKER } from '../src/contract/index.js';
+import { EditableToolSchema } from '../src/enrich/index.js';
 
 function richSchema(): Record<string, unknown> {
   return {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOG, ERROR_KINDS } from '../src/host/index.js';
+import { ERROR_CATALOG, ERROR_KINDS } from '../src/contract/index.js';
 
 const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
 

@@ -1,7 +1,7 @@
 // The token budget: whole rows dropped from the end, long text cut with a note, and a notice that says how to get the rest.
 import { describe, expect, it } from 'vitest';
-import type { CommentShape, IssueShape } from '../src/enrich/index.js';
-import { OUTPUT_FORMATS, countTokens, renderStructured } from '../src/format/index.js';
+import { type CommentShape, type IssueShape, OUTPUT_FORMATS } from '../src/contract/index.js';
+import { countTokens, renderStructured } from '../src/format/index.js';
 
 const issue = (n: number): IssueShape => ({
   key: `#${n}`,

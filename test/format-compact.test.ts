@@ -1,6 +1,6 @@
 // The compact format: one line per item with the fields that matter, a few lines per detail.
 import { describe, expect, it } from 'vitest';
-import type { IssueShape } from '../src/enrich/index.js';
+import type { IssueShape } from '../src/contract/index.js';
 import { renderStructured } from '../src/format/index.js';
 
 const issue13: IssueShape = {

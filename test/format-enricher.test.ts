@@ -1,9 +1,9 @@
 // The format enricher: which tools get `format`, how a bad value is refused, and how results are rendered.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { EditableToolSchema, type ToolRef } from '../src/enrich/index.js';
+import { isForesightError, type ToolRef } from '../src/contract/index.js';
+import { EditableToolSchema } from '../src/enrich/index.js';
 import { createFormatEnricher, renderStructured } from '../src/format/index.js';
-import { isForesightError } from '../src/host/index.js';
 
 const ref = (overrides: Partial<ToolRef> = {}): ToolRef => ({
   plugin: 'gh',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type OutputFormat, renderStructured } from '../src/format/index.js';
+import type { OutputFormat } from '../src/contract/index.js';
+import { renderStructured } from '../src/format/index.js';
 import type { ShapedResult } from '../src/index.js';
 
 const render = (data: ShapedResult, format: OutputFormat) =>

@@ -1,6 +1,6 @@
 // The markdown format: headings with counts, a table per list, a field list and sections per detail.
 import { describe, expect, it } from 'vitest';
-import type { CommentShape, IssueShape, MergeRequestShape } from '../src/enrich/index.js';
+import type { CommentShape, IssueShape, MergeRequestShape } from '../src/contract/index.js';
 import { renderStructured } from '../src/format/index.js';
 
 const issue13: IssueShape = {

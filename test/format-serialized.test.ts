@@ -1,7 +1,7 @@
 // The json and toon formats: the structured data itself, and still valid data when the budget trims it.
 import { encode } from '@toon-format/toon';
 import { describe, expect, it } from 'vitest';
-import type { IssueShape } from '../src/enrich/index.js';
+import type { IssueShape } from '../src/contract/index.js';
 import { countTokens, renderStructured } from '../src/format/index.js';
 
 const issue = (n: number): IssueShape => ({

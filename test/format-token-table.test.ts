@@ -1,6 +1,7 @@
 // The format token table: on shaped and generic lists of real-looking data, compact is the smallest format.
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_FORMATS, countTokens, renderStructured } from '../src/format/index.js';
+import { OUTPUT_FORMATS } from '../src/contract/index.js';
+import { countTokens, renderStructured } from '../src/format/index.js';
 import { formatCorpus } from './support/format-corpus.js';
 import { type TableRow, formatTokenTable } from './support/format-token-table.js';
 

@@ -1,6 +1,6 @@
 // The tracker metadata shapes (statuses, custom fields, users, sprints) in the markdown and compact formats.
 import { describe, expect, it } from 'vitest';
-import type { ShapedResult } from '../src/enrich/index.js';
+import type { ShapedResult } from '../src/contract/index.js';
 import { renderStructured } from '../src/format/index.js';
 
 const statuses: ShapedResult = {

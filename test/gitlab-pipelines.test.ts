@@ -1,7 +1,7 @@
 // The gitlab plugin's CI tools: the latest pipeline with failed jobs first, and job logs searched, paged and capped.
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolEnricher } from '../src/enrich/index.js';
+import type { ToolEnricher } from '../src/contract/index.js';
 import gitlab from '../src/plugins/gitlab/index.js';
 import { gl } from './support/fake-gitlab-bodies.js';
 import {

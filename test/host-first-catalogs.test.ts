@@ -2,7 +2,7 @@
 // until they are in; one that says `starting` in health() without the hook is waited for too; a hook that fails
 // or never settles holds them no longer than that (its failure) or its start deadline.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Plugin, type ToolDescriptor, definePlugin } from '../src/host/index.js';
+import { definePlugin, type Plugin, type ToolDescriptor } from '../src/contract/index.js';
 import { type Connected, connect, createMemoryLogger } from './support/in-memory.js';
 
 let connected: Connected | undefined;

@@ -1,7 +1,7 @@
 // A write Jira refuses reloads the project metadata only when the refusal names a field or an option, and refusals
 // in a row start one reload between them, not one each.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../src/host/index.js';
+import type { RequestContext } from '../src/contract/index.js';
 import { createJiraClient } from '../src/plugins/jira/client.js';
 import { createIssueWriteTools } from '../src/plugins/jira/issue-writes.js';
 import type { MetadataStore } from '../src/plugins/jira/metadata.js';

@@ -3,7 +3,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PluginHealth } from '../src/host/index.js';
+import type { PluginHealth } from '../src/contract/index.js';
 import { createHealthProbe, fetchProbe } from '../src/plugins/kit/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
 

@@ -6,8 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import { parseConfig } from '../src/config/index.js';
-import { definePlugin } from '../src/host/contract.js';
-import { ForesightError } from '../src/host/errors.js';
+import { definePlugin, ForesightError } from '../src/contract/index.js';
 import { READINESS_CHECK_TIMEOUT_MS, readiness } from '../src/ops/index.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';

@@ -1,7 +1,7 @@
 // planFollowUps with learned probabilities: the floor per argument set, what candidates carry, and positions.
 import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FollowUpLink, ToolValueModel } from '../src/enrich/index.js';
+import type { FollowUpLink, ToolValueModel } from '../src/contract/index.js';
 import { planFollowUps, VALUE_WEIGHTS, TOKENS_PER_KB, type PlanInput } from '../src/planner/index.js';
 import { model } from './support/planner-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FollowUpLink, ToolValueModel } from '../src/enrich/index.js';
+import type { FollowUpLink, ToolValueModel } from '../src/contract/index.js';
 import { canonicalJson, planFollowUps, type PlanInput } from '../src/planner/index.js';
 import { link, model } from './support/planner-fixtures.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig, type PlannerConfig } from '../src/config/index.js';
-import type { ToolValueModel } from '../src/enrich/index.js';
+import type { ToolValueModel } from '../src/contract/index.js';
 import { PLANNER_STATS_URI, PREFETCH_META_KEY } from '../src/planner/index.js';
 import { type Connected, connect, connectClient, createMemoryLogger } from './support/in-memory.js';
 import { type RecordsPlugin, type RecordsPluginOptions, recordsPlugin } from './support/records-plugin.js';

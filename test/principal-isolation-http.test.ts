@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { type ForesightHost, createHost } from '../src/create-host.js';
-import type { ToolValueModel } from '../src/enrich/index.js';
+import type { ToolValueModel } from '../src/contract/index.js';
 import { type LearnedState, PLANNER_STATS_URI, PREFETCH_META_KEY } from '../src/planner/index.js';
 import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger, textOf } from './support/in-memory.js';

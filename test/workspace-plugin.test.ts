@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import type { ToolDescriptor } from '../src/host/index.js';
+import type { ToolDescriptor } from '../src/contract/index.js';
 import workspacePlugin, { WorkspaceOptionsSchema } from '../src/plugins/workspace/index.js';
 import { buildProvider, pluginContext, requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PluginProvider } from '../src/host/index.js';
+import type { PluginProvider } from '../src/contract/index.js';
 import { textOf } from './support/in-memory.js';
 import { buildProvider, NUMBERED, requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 

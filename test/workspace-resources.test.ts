@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CompletionRequest } from '../src/host/index.js';
+import type { CompletionRequest } from '../src/contract/index.js';
 import { requestContext, useWorkspaceTree } from './support/workspace-tree.js';
 
 const workspace = useWorkspaceTree({

@@ -6,8 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ToolCategory, ToolDescriptor, ToolEnricher, ToolSchema } from '../../src/index.js';
 import { type ForesightHost, createHost } from '../../src/create-host.js';
 import { parseConfig } from '../../src/config/index.js';
-import type { Logger } from '../../src/host/index.js';
-import { fieldNames } from '../../src/enrich/index.js';
+import { fieldNames, type Logger } from '../../src/contract/index.js';
 import { type LatencySummary, median, summarize } from './stats.js';
 
 export const ENRICHMENT_TOOLS = 500;

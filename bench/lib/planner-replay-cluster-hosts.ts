@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { createClient } from 'redis';
 import { type Cluster, joinCluster } from '../../src/cluster/index.js';
 import { redisEndpoint } from '../../src/config/index.js';
-import type { Logger } from '../../src/host/index.js';
+import type { Logger } from '../../src/contract/index.js';
 import type { PlannerCounters } from '../../src/planner/index.js';
 import type { AgentClient } from './planner-replay-agent.js';
 import {

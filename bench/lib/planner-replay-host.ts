@@ -13,7 +13,7 @@ import {
 import { type ForesightConfig, loadConfig } from '../../src/config/index.js';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { type ForesightHost, type SharedServices, createHost } from '../../src/create-host.js';
-import type { Logger } from '../../src/host/index.js';
+import type { Logger } from '../../src/contract/index.js';
 import { COUNTER_NAMES, PLANNER_STATS_URI, type PlannerCounters } from '../../src/planner/index.js';
 import { BUILTIN_PLUGINS } from '../../src/plugins/index.js';
 import { GITLAB_PREFIX, WORKSPACE_PREFIX } from './corpus-sessions.js';

@@ -1,6 +1,6 @@
 // Instrumented plugins for the planner replay: a wrapper that counts every tool call a plugin serves (the
 // agent's and the planner's speculative ones apart) and can add an injected upstream latency to each.
-import type { Plugin, PluginProvider } from '../../src/host/index.js';
+import type { Plugin, PluginProvider } from '../../src/contract/index.js';
 import { mixSeed } from './corpus-sessions.js';
 import { canonicalJson } from './planner-replay-compare.js';
 

@@ -2,8 +2,8 @@
 // API JSON a naive MCP server would return, with a check that no issue field present in the data is lost.
 import { readFileSync } from 'node:fs';
 import { encode } from '@toon-format/toon';
-import type { IssueShape } from '../../src/enrich/index.js';
-import { OUTPUT_FORMATS, type OutputFormat, countTokens, renderStructured } from '../../src/format/index.js';
+import { type IssueShape, OUTPUT_FORMATS, type OutputFormat } from '../../src/contract/index.js';
+import { countTokens, renderStructured } from '../../src/format/index.js';
 import { type GitHubIssueJson, issueFromGitHub } from '../../src/plugins/github/issue-shape.js';
 import { TOKEN_SCENARIOS, githubFixture } from './inputs.js';
 import { table } from './report.js';

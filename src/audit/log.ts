@@ -1,6 +1,6 @@
 // The audit log's sink: one JSON line per record, appended to a file or written to stderr, one write per line.
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { describeThrown, errors, type Logger } from '../host/index.js';
+import { describeThrown, errors, type Logger } from '../contract/index.js';
 import type { AuditRecord } from './record.js';
 
 export interface AuditLogOptions {

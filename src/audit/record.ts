@@ -1,6 +1,6 @@
 // What one audit line says of a call: who, which tool, how it ended, how long it took, and whether it ran ahead.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isForesightError } from '../host/index.js';
+import { isForesightError } from '../contract/index.js';
 
 /**
  * How the planner took part in the call: `false` the tool ran for the agent's own call; `"hit"` the agent's call

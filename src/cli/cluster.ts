@@ -3,7 +3,7 @@
 // of start-up CPU and the heap they keep).
 import type { Cluster } from '../cluster/index.js';
 import { type ForesightConfig, redisEndpoint, resolveCluster } from '../config/index.js';
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import type { ReadinessCheck } from '../ops/index.js';
 
 /**

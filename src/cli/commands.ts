@@ -17,7 +17,8 @@ import {
   resolveAuthToken,
 } from '../config/index.js';
 import { createHost, type ForesightHost } from '../create-host.js';
-import { createLogger, describeThrown, type Logger, type MountedPlugin } from '../host/index.js';
+import { describeThrown, type Logger } from '../contract/index.js';
+import { createLogger, type MountedPlugin } from '../host/index.js';
 import { type LearnedState, PlannerStateStore, plannerStateFile } from '../planner/index.js';
 import { checkExposure } from '../protocol/index.js';
 import { CliError } from './cli-error.js';

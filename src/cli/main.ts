@@ -2,7 +2,8 @@
 // The `foresight` command: a thin layer over createHost.
 import { Command } from 'commander';
 import { redactSecrets } from '../config/index.js';
-import { createLogger, describeThrown } from '../host/index.js';
+import { describeThrown } from '../contract/index.js';
+import { createLogger } from '../host/index.js';
 import { FORESIGHT_VERSION } from '../version.js';
 import {
   CliError,

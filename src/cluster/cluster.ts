@@ -2,7 +2,7 @@
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { SharedServices } from '../create-host.js';
 import { DEFAULT_CLAIM_TIMEOUT_S } from '../config/index.js';
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import { RedisServerEventBus } from './event-bus.js';
 import { OutageLog } from './outage-log.js';
 import { RedisConnection } from './redis-connection.js';

@@ -1,5 +1,5 @@
 // Says once that Redis went away and once that it came back, however many connections and commands noticed.
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 
 /**
  * Tracks which connections are down. The first one to fail logs a warning; the last one to come back logs that

@@ -1,7 +1,8 @@
 // Plugins' shared state over Redis: a value per key with its TTL, a lease so one process produces it, and a
 // message when it is written, so what one process loaded (a tracker's metadata) the others read.
 import { createHash, randomUUID } from 'node:crypto';
-import type { SharedClaim, SharedPluginState, SharedPluginStates, SharedRead } from '../host/index.js';
+import type { SharedClaim, SharedPluginState, SharedRead } from '../contract/index.js';
+import type { SharedPluginStates } from '../host/index.js';
 import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
 
 /** The channel under the key prefix on which a write is announced. */

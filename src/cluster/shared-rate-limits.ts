@@ -1,6 +1,6 @@
 // Provider rate limits known to every process: when one process is told a budget is used up, a key with PX expiry
 // says so until the reset, and the others wait or fail as it would, without spending a request to find out.
-import type { SharedRateLimits } from '../host/index.js';
+import type { SharedRateLimits } from '../contract/index.js';
 import type { SharedRedis } from './shared-redis.js';
 
 /** The longest block kept: a provider's reset further off than this is not believed (GitHub's window is 1 h). */

@@ -1,6 +1,6 @@
 // What every shared part of a cluster member uses of Redis: the command connection, the subscriber, the key prefix
 // and the round-trip count, so each part (events, speculative cache, learning, budgets, metadata) adds only its logic.
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import type { RedisClient, RedisConnection } from './redis-connection.js';
 
 export interface SharedRedisOptions {

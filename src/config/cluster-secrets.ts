@@ -1,5 +1,5 @@
 // The Redis URL of [cluster], read from the variable cluster.redis_url_env names: a secret in every form it travels.
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { registerBasicCredential, registerSecret } from './redact.js';
 import { readSecret } from './secrets.js';
 import type { ForesightConfig } from './types.js';

@@ -1,5 +1,5 @@
 // Tool names of a devboy-tools pipeline config (Claude Code's runtime names) as Foresight publishes them.
-import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
+import { PUBLISHED_TOOL_NAME_PATTERN } from '../contract/index.js';
 
 /** A devboy tool name mapped to ours, with the arguments whose names differ; or why it cannot be. */
 export type MappedName =

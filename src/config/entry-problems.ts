@@ -2,7 +2,7 @@
 // there, a prefix another table took), located at the key's line and with the nearest valid value.
 import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { ForesightError } from '../host/index.js';
+import type { ForesightError } from '../contract/index.js';
 import { lineOfKeyPath } from './key-path.js';
 import { configProblemsError, type ProblemSource } from './problems.js';
 import { closestKey } from './suggest.js';

@@ -1,7 +1,7 @@
 // Finds and reads the config file (--config PATH, else ./foresight.toml), or falls back to the embedded default.
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { describeThrown, errors } from '../host/index.js';
+import { describeThrown, errors } from '../contract/index.js';
 import { type BeneathTables, layBeneath } from './beneath.js';
 import { buildConfig } from './build.js';
 import { createKeyLines } from './key-path.js';

@@ -1,6 +1,6 @@
 // Parses and validates foresight.toml text: TOML syntax, then the schemas, then the checks that need the environment.
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { type BeneathTables, layBeneath } from './beneath.js';
 import { buildConfig } from './build.js';
 import { resolveCluster } from './cluster-secrets.js';

@@ -1,6 +1,6 @@
 // Turns validation issues into one E_CONFIG_INVALID error: a line per problem with file, line, key path and what is allowed.
 import type * as z from 'zod';
-import { errors, type ForesightError } from '../host/index.js';
+import { errors, type ForesightError } from '../contract/index.js';
 import { formatKeyPath, lineOfKeyPath, type KeyLines, type KeyPath } from './key-path.js';
 import { redactSecrets } from './redact.js';
 import { allowedKeysAt } from './schema-keys.js';

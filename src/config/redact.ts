@@ -1,7 +1,7 @@
 // The process-wide set of secret values read so far, with the forms they travel in, and their redaction from any
 // text (logs, error messages) and from results, binary contents included.
 import { isUtf8 } from 'node:buffer';
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { secretForms } from './secret-forms.js';
 
 /** Shorter values are not registered: replacing every "ab" in a log would hide more than it protects. */

@@ -1,5 +1,5 @@
 // The [cluster] table: several Foresight processes behind one load balancer share state through one Redis.
-import { durationMs, durationS } from '../host/index.js';
+import { durationMs, durationS } from '../contract/index.js';
 import { closedTable, matching } from './leaf-schemas.js';
 import { ENV_NAME_PATTERN } from './schema-server.js';
 

@@ -2,7 +2,7 @@
 // its parameters) for tools matching globs.
 import picomatch from 'picomatch';
 import * as z from 'zod';
-import { PUBLISHED_TOOL_NAME_PATTERN } from '../host/index.js';
+import { PUBLISHED_TOOL_NAME_PATTERN } from '../contract/index.js';
 import {
   anyTable,
   booleanValue,

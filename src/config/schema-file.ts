@@ -1,6 +1,6 @@
 // The whole foresight.toml: which top-level tables exist and the schema of each.
 import * as z from 'zod';
-import { PUBLISHED_TOOL_NAME_PATTERN, durationS } from '../host/index.js';
+import { durationS, PUBLISHED_TOOL_NAME_PATTERN } from '../contract/index.js';
 import {
   booleanValue,
   closedTable,

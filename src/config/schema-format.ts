@@ -1,5 +1,5 @@
 // The [format] table: how the format layer renders tracker and code-review results for the agent.
-import { DEFAULT_BUDGET_TOKENS, OUTPUT_FORMATS, type OutputFormat } from '../format/index.js';
+import { DEFAULT_BUDGET_TOKENS, OUTPUT_FORMATS, type OutputFormat } from '../contract/index.js';
 import { closedTable, oneOf, positiveInt } from './leaf-schemas.js';
 
 export interface FormatConfig {

@@ -1,6 +1,6 @@
 // The [server.limits] table: how much one process and one client may hold at once, so that no client can exhaust
 // the server's memory, sockets or event loop, or keep the others waiting.
-import { durationMs, durationS } from '../host/index.js';
+import { durationMs, durationS } from '../contract/index.js';
 import { closedTable, intBetween } from './leaf-schemas.js';
 
 const MIB = 1024 * 1024;

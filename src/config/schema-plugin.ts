@@ -1,6 +1,6 @@
 // A [plugins.<name>] table: the host's keys (kind, prefix, deadlines, isolation) and the plugin's own options.
 import * as z from 'zod';
-import { durationMs, isValidPluginId } from '../host/index.js';
+import { durationMs, isValidPluginId } from '../contract/index.js';
 import { booleanValue, closedTable, listOf, nonEmptyString, oneOf, openTable } from './leaf-schemas.js';
 
 export const DEFAULT_CALL_DEADLINE_MS = 30_000;

@@ -1,7 +1,7 @@
 // The [server] table: transport, HTTP listen address, DNS-rebinding allow-lists, bearer token variable, log level,
 // the stateless era's requestState and tasks.
 import * as z from 'zod';
-import { durationMs, durationS } from '../host/index.js';
+import { durationMs, durationS } from '../contract/index.js';
 import {
   booleanValue,
   closedTable,

@@ -1,6 +1,5 @@
 // A [tools."<published name>"] table: the user's value-model overrides for one tool, merged field by field.
-import type { FollowUpLink, ToolValueModel } from '../enrich/index.js';
-import { durationMs, durationS } from '../host/index.js';
+import { durationMs, durationS, type FollowUpLink, type ToolValueModel } from '../contract/index.js';
 import {
   booleanValue,
   closedTable,

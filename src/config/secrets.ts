@@ -1,5 +1,5 @@
 // Secrets come from environment variables that the config names (`token_env = "GITHUB_TOKEN"`), never from the file.
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { registerSecret } from './redact.js';
 import type { AuthConfig } from './schema-auth.js';
 import type { ForesightConfig } from './types.js';

@@ -1,7 +1,7 @@
 // The two halves of a call around the plugin: arguments checked, mapped back through the chain and checked again;
 // the result out through it.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type ForesightError, describeThrown, errors, isForesightError } from '../host/index.js';
+import { describeThrown, errors, type ForesightError, isForesightError } from '../contract/index.js';
 import type { ChainLink } from './chain.js';
 import type { EnrichedTool } from './enrich-tool.js';
 import type { ArgumentIssue, ArgumentValidator } from './validate.js';

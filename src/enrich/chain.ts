@@ -1,5 +1,5 @@
 // Which enrichers a tool goes through, in order, and whether its category lets it be listed.
-import type { ToolCategory, ToolEnricher, ToolRef } from './contract.js';
+import type { ToolCategory, ToolEnricher, ToolRef } from '../contract/index.js';
 
 /** An enricher in a tool's chain, with the name messages give it. */
 export interface ChainLink {

@@ -7,7 +7,8 @@ import {
   type DeclarativeOptions,
   createDeclarativeEnrichers,
 } from './declarative.js';
-import { type RuleReport, reportRules } from './rule-report.js';
+import type { RuleReport } from './rule-reach.js';
+import { reportRules } from './rule-report.js';
 import type { ScopeGlob } from './scope-report.js';
 import { ToolRules } from './tool-rules.js';
 

@@ -2,8 +2,7 @@
 // parameters of matching tools (dropping and renaming whole tools is tool-rules.ts's, before any enricher runs).
 import picomatch from 'picomatch';
 import type { DeclarativeEnrichRule } from '../config/index.js';
-import { errors } from '../host/index.js';
-import type { ToolEnricher, ToolRef, ToolSchema } from './contract.js';
+import { errors, type ToolEnricher, type ToolRef, type ToolSchema } from '../contract/index.js';
 
 /** What one block did to one tool, in the tool's own parameter names. */
 interface Applied {

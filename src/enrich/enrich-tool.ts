@@ -1,13 +1,14 @@
 // Runs one tool's schema through its enricher chain: the tool as listed, and the two schemas its calls are checked against.
 import {
-  type ForesightError,
-  type McpTool,
-  type PublishedToolEntry,
   describeThrown,
   errors,
-} from '../host/index.js';
+  type ForesightError,
+  type McpTool,
+  type ToolCategory,
+  type ToolRef,
+} from '../contract/index.js';
+import { type PublishedToolEntry } from '../host/index.js';
 import type { ChainLink, ToolChain } from './chain.js';
-import type { ToolCategory, ToolRef } from './contract.js';
 import { EditableToolSchema } from './tool-schema.js';
 
 /** A tool after enrichment: what tools/list shows and what its calls need. */

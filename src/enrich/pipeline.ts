@@ -1,18 +1,21 @@
 // The enrichment pipeline in front of the plugin host: the cached enriched tool list, and every tool call's way through the chain.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import {
-  type CallEnvironment,
+  describeThrown,
+  errors,
   type Logger,
   type McpTool,
+  type ToolCategory,
+  type ToolEnricher,
+} from '../contract/index.js';
+import {
+  type CallEnvironment,
   type PluginHost,
   type PublishedToolEntry,
-  describeThrown,
   enricherName,
-  errors,
 } from '../host/index.js';
 import { type PreparedCall, finishCall, prepareCall } from './call-stages.js';
 import { type ChainLink, type GlobalEnricher, chainFor } from './chain.js';
-import type { ToolCategory, ToolEnricher } from './contract.js';
 import { type EnrichedTool, type ToolOutcome, enrichTool } from './enrich-tool.js';
 import type { ArgumentValidator } from './validate.js';
 

@@ -1,7 +1,7 @@
 // Tells the log what the tool rules' report finds, once plugins have settled and again as the tools change.
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import type { ToolPipeline } from './pipeline.js';
-import type { RuleReport } from './rule-report.js';
+import type { RuleReport } from './rule-reach.js';
 
 export interface RuleLog {
   /** Logs the report now and whenever the pipeline's tools change; idempotent. */

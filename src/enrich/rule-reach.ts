@@ -3,6 +3,16 @@
 import type { PluginEntry } from '../config/index.js';
 import type { MountedPlugin } from '../host/index.js';
 
+/** What the config's tool checks found, as lines a person reads. */
+export interface RuleReport {
+  /** A line per rule saying what it matched: `[[enrich]] #2 (line 14): drop → fs__write_file, fs__delete_file`. */
+  matched: string[];
+  /** Each rule, glob or parameter name that matches nothing, as `<file>:<line>: …`. */
+  problems: string[];
+  /** Checks left out because a plugin that is not ready (or is disabled) may hold what they name. */
+  unchecked: string[];
+}
+
 /** A plugin whose tools are not all known: what could name its tools is not checked. */
 export interface Unseen {
   name: string;

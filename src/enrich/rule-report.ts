@@ -4,18 +4,17 @@ import picomatch from 'picomatch';
 import { type DeclarativeEnrichRule, type PluginEntry, lineOfKeyPath } from '../config/index.js';
 import type { MountedPlugin } from '../host/index.js';
 import { type DeclarativeEnricher, ruleLabel } from './declarative.js';
-import { type Unseen, at, couldReach, describeUnseen, listOrNone, unseenPlugins } from './rule-reach.js';
+import {
+  type RuleReport,
+  type Unseen,
+  at,
+  couldReach,
+  describeUnseen,
+  listOrNone,
+  unseenPlugins,
+} from './rule-reach.js';
 import { type ScopeGlob, reportScopeGlobs } from './scope-report.js';
 import type { ToolRules } from './tool-rules.js';
-
-export interface RuleReport {
-  /** A line per rule saying what it matched: `[[enrich]] #2 (line 14): drop → fs__write_file, fs__delete_file`. */
-  matched: string[];
-  /** Each rule, glob or parameter name that matches nothing, as `<file>:<line>: …`. */
-  problems: string[];
-  /** Checks left out because a plugin that is not ready (or is disabled) may hold what they name. */
-  unchecked: string[];
-}
 
 export interface RuleReportInput {
   /** How messages name the config: its path, or "(embedded default)". */

@@ -2,8 +2,7 @@
 // the tool it meant open to every valid token, so it is reported as a problem, like a tool rule that matches nothing.
 import picomatch from 'picomatch';
 import { formatKeyPath } from '../config/index.js';
-import { type Unseen, at, couldReach, describeUnseen, listOrNone } from './rule-reach.js';
-import type { RuleReport } from './rule-report.js';
+import { type RuleReport, type Unseen, at, couldReach, describeUnseen, listOrNone } from './rule-reach.js';
 
 /** One `[auth.scopes]` key: a glob over published tool names, and its line in the file (0 when none). */
 export interface ScopeGlob {

@@ -1,6 +1,6 @@
 // The editable copy of one tool's input schema that the enricher chain rewrites, and which enricher edited what.
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
-import { ENRICHED_ENUM_MARKER, type ToolSchema } from './contract.js';
+import { ENRICHED_ENUM_MARKER, type ToolSchema } from '../contract/index.js';
 
 type Json = Record<string, unknown>;
 

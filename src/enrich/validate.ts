@@ -2,7 +2,7 @@
 import { Ajv as AjvDraft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 
 /** One problem with a call's arguments: the top-level parameter it is about (if any) and a line saying it. */
 export interface ArgumentIssue {

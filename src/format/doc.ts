@@ -1,5 +1,5 @@
 // The document a writer builds before the budget is applied: blocks always shown, and a list whose tail may go.
-import type { PageInfo } from '../enrich/index.js';
+import type { PageInfo } from '../contract/index.js';
 import { cutWithNote } from './text.js';
 import { countTokens } from './tokens.js';
 import type { ItemView } from './item-view.js';

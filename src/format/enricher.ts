@@ -1,9 +1,15 @@
 // The global format enricher: adds the `format` parameter to tracker and repository reads, and renders their results.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolEnricher, ToolRef } from '../enrich/index.js';
-import { errors } from '../host/index.js';
+import {
+  DEFAULT_BUDGET_TOKENS,
+  errors,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type ToolEnricher,
+  type ToolRef,
+} from '../contract/index.js';
 import { fitTextContent } from './content.js';
-import { DEFAULT_BUDGET_TOKENS, OUTPUT_FORMATS, type OutputFormat, isOutputFormat } from './formats.js';
+import { isOutputFormat } from './formats.js';
 import { renderStructured } from './render.js';
 import { preloadTokenizer } from './tokens.js';
 

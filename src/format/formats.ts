@@ -1,10 +1,5 @@
-// The output formats a caller can ask for, the default token budget, and what a rendering returns.
-
-export const OUTPUT_FORMATS = ['markdown', 'compact', 'json', 'toon'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/** Largest answer, in estimated tokens, before lists and long text are trimmed. */
-export const DEFAULT_BUDGET_TOKENS = 8000;
+// Checking a requested output format, and what a rendering returns.
+import { OUTPUT_FORMATS, type OutputFormat } from '../contract/index.js';
 
 export function isOutputFormat(value: unknown): value is OutputFormat {
   return (OUTPUT_FORMATS as readonly unknown[]).includes(value);

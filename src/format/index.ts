@@ -1,5 +1,5 @@
 // Public surface of the format area: output formats, the token budget, token counting and the format enricher.
-export { OUTPUT_FORMATS, DEFAULT_BUDGET_TOKENS, type OutputFormat, type RenderedText } from './formats.js';
+export type { RenderedText } from './formats.js';
 export { createFormatEnricher, type FormatOptions } from './enricher.js';
 export { renderStructured } from './render.js';
 export { countTokens } from './tokens.js';

@@ -1,5 +1,5 @@
 // The words that say what was left out and how to get it: the list notice and the note after cut text.
-import type { PageInfo } from '../enrich/index.js';
+import type { PageInfo } from '../contract/index.js';
 import type { RenderedText } from './formats.js';
 import { countTokens } from './tokens.js';
 

@@ -2,7 +2,8 @@
 import { fitDoc } from './budget.js';
 import { compactWriter } from './compact.js';
 import type { ListSlot } from './doc.js';
-import { DEFAULT_BUDGET_TOKENS, type OutputFormat, type RenderedText } from './formats.js';
+import { DEFAULT_BUDGET_TOKENS, type OutputFormat } from '../contract/index.js';
+import { type RenderedText } from './formats.js';
 import { genericDoc, genericList } from './generic.js';
 import { markdownWriter } from './markdown.js';
 import { renderSerialized, serializers } from './serialized.js';

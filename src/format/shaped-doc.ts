@@ -1,5 +1,5 @@
 // Recognises a ShapedResult, names its droppable list, and lays it out as a document with a format's writer.
-import { SHAPED_RESULT_KINDS, type ShapedResult } from '../enrich/index.js';
+import { SHAPED_RESULT_KINDS, type ShapedResult } from '../contract/index.js';
 import type { Doc, ListSlot, Writer } from './doc.js';
 import type { ItemView } from './item-view.js';
 import {

@@ -10,7 +10,7 @@ import type {
   SprintShape,
   StatusShape,
   UserShape,
-} from '../enrich/index.js';
+} from '../contract/index.js';
 import {
   type ItemView,
   assigneesField,

@@ -1,7 +1,7 @@
 // The calls a host has in flight, watched for their deadlines and for shutdown. Calls with the same deadline
 // expire in the order they started, so one timer per deadline length serves them all: starting and ending a
 // call links and unlinks it, where a timer and a shutdown listener of its own cost several times more.
-import { clampDelay } from './durations.js';
+import { clampDelay } from '../contract/index.js';
 
 /** Why a watched call is being ended. */
 export type CallEnd = 'deadline' | 'shutdown';

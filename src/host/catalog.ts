@@ -1,7 +1,13 @@
 // Reads what a provider reports synchronously: its catalogs (inside the plugin's scope, their shape checked)
 // and its health.
-import type { CatalogCacheHints, CatalogKind, PluginHealth, PluginProvider } from './contract.js';
-import { describeThrown, errors } from './errors.js';
+import {
+  type CatalogCacheHints,
+  type CatalogKind,
+  describeThrown,
+  errors,
+  type PluginHealth,
+  type PluginProvider,
+} from '../contract/index.js';
 import { runInPluginScope } from './isolation.js';
 import type { Catalog } from './mount.js';
 

@@ -1,8 +1,7 @@
 // The roots of the agents' clients, for plugins that need them outside a call (an upstream server asking for
 // roots when it starts): sessions register how to ask their client, plugins ask and listen for changes.
 import type { Root } from '@modelcontextprotocol/server';
-import type { Logger } from './contract.js';
-import { describeThrown } from './errors.js';
+import { describeThrown, type Logger } from '../contract/index.js';
 
 /** How to ask one connected client for its roots. */
 export type RootsSource = () => Promise<Root[]>;

@@ -1,5 +1,5 @@
 // The completion cap: at most 100 values, with hasMore and total telling what was left out.
-import type { CompletionResult } from './contract.js';
+import type { CompletionResult } from '../contract/index.js';
 
 export const MAX_COMPLETION_VALUES = 100;
 

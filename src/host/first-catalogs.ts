@@ -1,7 +1,7 @@
 // Waits for the first catalogs of plugins that load them in the background (an upstream server connecting), each
 // wait bounded by its plugin's start deadline, so the first listing a client sees already holds them.
 import { readHealth } from './catalog.js';
-import { describeThrown, errors, isForesightError } from './errors.js';
+import { describeThrown, errors, isForesightError } from '../contract/index.js';
 import { invokePlugin } from './invoke.js';
 import type { Mount } from './mount.js';
 

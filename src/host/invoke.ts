@@ -1,7 +1,6 @@
 // The one guarded boundary through which the host calls plugin code: deadline, cancellation, shutdown, isolation.
 import { CallsInFlight } from './calls-in-flight.js';
-import type { RequestContext } from './contract.js';
-import { describeThrown, errors, isForesightError } from './errors.js';
+import { describeThrown, errors, isForesightError, type RequestContext } from '../contract/index.js';
 import { runInPluginScope } from './isolation.js';
 import type { Mount, PluginMethod } from './mount.js';
 import { type CallEnvironment, CallContext } from './request-context.js';

@@ -1,7 +1,6 @@
 // Attributes errors that escape a plugin's handlers (unhandled rejections, uncaught exceptions) to that plugin.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Logger } from './contract.js';
-import { describeThrown } from './errors.js';
+import { describeThrown, type Logger } from '../contract/index.js';
 
 /** The plugin work an async context belongs to; timers and promises created inside inherit it. */
 export interface PluginScope {

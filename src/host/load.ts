@@ -1,7 +1,6 @@
 // Resolves what a MountSpec names into a Plugin object: given inline, or the default export of a module.
 import { pathToFileURL } from 'node:url';
-import type { Plugin } from './contract.js';
-import { describeThrown, errors } from './errors.js';
+import { describeThrown, errors, type Plugin } from '../contract/index.js';
 import { resolveOwnPackageFor } from './own-package.js';
 
 export function isPlugin(value: unknown): value is Plugin {

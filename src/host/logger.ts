@@ -1,6 +1,6 @@
 // The process logger: pino on stderr (never stdout, which may carry stdio MCP traffic), as JSON lines or as text.
 import { pino } from 'pino';
-import type { Logger } from './contract.js';
+import type { Logger } from '../contract/index.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
@@ -16,24 +16,6 @@ export interface LoggerOptions {
   format?: 'json' | 'text';
   /** In text form, a line of its own for some records (a retry as progress); undefined for the usual line. */
   describe?: (record: Record<string, unknown>) => string | undefined;
-}
-
-/** What a record about a retry carries under `retry`: one-shot commands print it as a line of progress. */
-export interface RetryNote {
-  /** Which retry is about to be made: 1 for the first. */
-  attempt: number;
-  /** How long the plugin waits before it. */
-  waitMs: number;
-  /** What failed, in a few words: "HTTP 502", "ECONNREFUSED". */
-  why: string;
-}
-
-/**
- * Logs, at info, that a request failed and is made again after a wait: the one shape every plugin uses, so
- * `foresight check` and `foresight tools` can say what they are waiting for rather than sit silent.
- */
-export function logRetry(logger: Logger, retry: RetryNote): void {
-  logger.info({ retry }, 'waiting to retry');
 }
 
 const LEVEL_NAMES: Record<number, string> = {

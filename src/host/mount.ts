@@ -4,8 +4,14 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import type { ToolEnricher } from '../enrich/index.js';
-import type { CatalogCacheHints, Logger, Plugin, PluginProvider, ToolDescriptor } from './contract.js';
+import type {
+  CatalogCacheHints,
+  Logger,
+  Plugin,
+  PluginProvider,
+  ToolDescriptor,
+  ToolEnricher,
+} from '../contract/index.js';
 
 export type PluginMethod = 'callTool' | 'readResource' | 'getPrompt' | 'complete' | 'start' | 'shutdown';
 

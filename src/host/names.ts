@@ -1,12 +1,7 @@
 // How local names become published ones, and the checks that keep published names valid.
-import { NAME_SEPARATOR, PLUGIN_ID_PATTERN, PUBLISHED_TOOL_NAME_PATTERN } from './contract.js';
-import { errors } from './errors.js';
+import { NAME_SEPARATOR, PUBLISHED_TOOL_NAME_PATTERN, errors, isValidPluginId } from '../contract/index.js';
 
 const URI_SCHEME_PATTERN = /^[A-Za-z][A-Za-z0-9+.-]*$/;
-
-export function isValidPluginId(id: string): boolean {
-  return PLUGIN_ID_PATTERN.test(id) && !id.includes(NAME_SEPARATOR);
-}
 
 export function checkPluginId(id: string, owner: string): void {
   if (!isValidPluginId(id)) throw errors.pluginIdInvalid(id, owner);

@@ -1,7 +1,5 @@
 // Reads the enrichers a plugin supplies and wraps them so their code runs in the plugin's scope and is checked.
-import type { ToolEnricher } from '../enrich/index.js';
-import type { PluginProvider } from './contract.js';
-import { describeThrown, errors } from './errors.js';
+import { describeThrown, errors, type PluginProvider, type ToolEnricher } from '../contract/index.js';
 import { runInPluginScope } from './isolation.js';
 import type { Mount } from './mount.js';
 

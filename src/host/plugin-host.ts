@@ -13,22 +13,24 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import type {
-  CacheHint,
-  CatalogKind,
-  CatalogList,
-  CompletionRequest,
-  Logger,
-  PluginContext,
-  PluginHealth,
-  SecretRegistry,
-  SharedPluginState,
-  SharedRateLimits,
-} from './contract.js';
+import {
+  type CacheHint,
+  type CatalogKind,
+  type CatalogList,
+  type CompletionRequest,
+  describeThrown,
+  errors,
+  isForesightError,
+  type Logger,
+  type PluginContext,
+  type PluginHealth,
+  type SecretRegistry,
+  type SharedPluginState,
+  type SharedRateLimits,
+} from '../contract/index.js';
 import { readCatalog, readCatalogPart, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
 import { capCompletion } from './completion.js';
-import { describeThrown, errors, isForesightError } from './errors.js';
 import { FirstCatalogs } from './first-catalogs.js';
 import { innerMessage, invokePlugin } from './invoke.js';
 import { installIsolationHandlers } from './isolation.js';

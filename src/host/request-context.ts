@@ -8,8 +8,12 @@ import type {
   ListRootsResult,
   LoggingLevel,
 } from '@modelcontextprotocol/server';
-import type { InputRequestOptions, RequestContext } from './contract.js';
-import { errors, isForesightError } from './errors.js';
+import {
+  errors,
+  type InputRequestOptions,
+  isForesightError,
+  type RequestContext,
+} from '../contract/index.js';
 
 /** What the protocol layer offers one request; every member is optional so embedders and tests can omit them. */
 export interface CallEnvironment {

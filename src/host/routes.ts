@@ -4,9 +4,13 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import type { ToolEnricher, ToolRef } from '../enrich/index.js';
-import type { McpTool, ToolDescriptor } from './contract.js';
-import { errors } from './errors.js';
+import {
+  errors,
+  type McpTool,
+  type ToolDescriptor,
+  type ToolEnricher,
+  type ToolRef,
+} from '../contract/index.js';
 import type { Mount } from './mount.js';
 import {
   type ToolPublisher,

@@ -1,6 +1,6 @@
 // Keeps the URIs a plugin returns inside the scheme it owns, so no plugin can speak for another's resources.
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
-import { errors } from './errors.js';
+import { errors } from '../contract/index.js';
 import type { Mount } from './mount.js';
 import type { RouteTable } from './routes.js';
 import { uriScheme } from './names.js';

@@ -1,17 +1,18 @@
 // The worker thread side of worker isolation: builds the plugin from its module and serves the host's calls.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ToolCategory } from '../enrich/index.js';
-import type {
-  CatalogKind,
-  InputRequestOptions,
-  Logger,
-  PluginContext,
-  PluginProvider,
-  RequestContext,
-} from './contract.js';
+import {
+  type CatalogKind,
+  describeThrown,
+  errors,
+  type InputRequestOptions,
+  type Logger,
+  type PluginContext,
+  type PluginProvider,
+  type RequestContext,
+  type ToolCategory,
+} from '../contract/index.js';
 import { readCatalog, readHealth } from './catalog.js';
 import { ClientRoots } from './client-roots.js';
-import { describeThrown, errors } from './errors.js';
 import { installIsolationHandlers, runInPluginScope } from './isolation.js';
 import { loadPluginModule } from './load.js';
 import { CallContext } from './request-context.js';

@@ -1,8 +1,15 @@
 // Messages between the host and a plugin running in a worker thread, and how errors cross that line.
 import type { LoggingLevel } from '@modelcontextprotocol/server';
-import type { ToolCategory } from '../enrich/index.js';
-import type { CatalogKind, InputRequestOptions, PluginHealth } from './contract.js';
-import { ForesightError, type ErrorKind, describeThrown, isForesightError } from './errors.js';
+import {
+  type CatalogKind,
+  describeThrown,
+  type ErrorKind,
+  ForesightError,
+  type InputRequestOptions,
+  isForesightError,
+  type PluginHealth,
+  type ToolCategory,
+} from '../contract/index.js';
 import type { Catalog } from './mount.js';
 
 export type WorkerMethod =

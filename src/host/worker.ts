@@ -9,16 +9,17 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/server';
-import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
-import type {
-  CompletionResult,
-  PluginContext,
-  PluginHealth,
-  PluginProvider,
-  RequestContext,
-} from './contract.js';
-import { clampDelay } from './durations.js';
-import { errors } from './errors.js';
+import {
+  clampDelay,
+  type CompletionResult,
+  errors,
+  type PluginContext,
+  type PluginHealth,
+  type PluginProvider,
+  type RequestContext,
+  type ToolCategory,
+  type ToolEnricher,
+} from '../contract/index.js';
 import type { Catalog, Mount } from './mount.js';
 import {
   type HostMessage,

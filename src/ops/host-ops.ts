@@ -1,7 +1,7 @@
 // One host's operations: its metrics, its readiness, and the drain over every listener it serves. The host builds
 // it once; the HTTP listeners expose it (/healthz, /readyz, /metrics) and SIGTERM drains through it.
 import type { OpsSettings } from '../config/index.js';
-import { clampDelay } from '../host/index.js';
+import { clampDelay } from '../contract/index.js';
 import { type HostMetrics, type MetricsSources, createHostMetrics } from './metrics.js';
 import { type PluginState, type ReadinessCheck, type ReadinessReport, readiness } from './readiness.js';
 

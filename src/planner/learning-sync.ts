@@ -1,6 +1,6 @@
 // Shares what each principal's learner counts with the other processes of a cluster: pushes what it counted since
 // the last exchange, reads the merged totals back, and gives each learner the others' part of them.
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import { type LearnedCounts, type LearnedEdgeState, edgeKey } from './learned-state.js';
 import type { LearnerPool } from './learner-pool.js';
 import type { TransitionLearner } from './learning.js';

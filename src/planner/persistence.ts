@@ -1,6 +1,6 @@
 // Gives the planner its learners (one per principal): the counts saved by earlier runs loaded at start, saved again as
 // it runs and at close.
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import { LearnerPool } from './learner-pool.js';
 import { LearningSync } from './learning-sync.js';
 import type { TransitionLearner } from './learning.js';

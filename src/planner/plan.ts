@@ -1,6 +1,6 @@
 // Plans speculative follow-up calls after a tool call: candidates from the follow-up graph, ranked by expected value within a token budget.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FollowUpLink, ToolValueModel } from '../enrich/index.js';
+import type { FollowUpLink, ToolValueModel } from '../contract/index.js';
 import { MAX_ARGUMENT_SETS_PER_LINK, projectFollowUp } from './projection.js';
 import { mayRunAhead } from './value-models.js';
 

@@ -2,21 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { PlannerConfig, ToolOverride } from '../config/index.js';
-import type {
-  EnrichedTool,
-  FollowUpLink,
-  PreparedCall,
-  ToolPipeline,
-  ToolValueModel,
-} from '../enrich/index.js';
 import {
-  type CallEnvironment,
-  type Logger,
-  type McpTool,
-  type ToolCallOptions,
   describeThrown,
   errors,
-} from '../host/index.js';
+  type FollowUpLink,
+  type Logger,
+  type McpTool,
+  type ToolValueModel,
+} from '../contract/index.js';
+import type { EnrichedTool, PreparedCall, ToolPipeline } from '../enrich/index.js';
+import { type CallEnvironment, type ToolCallOptions } from '../host/index.js';
 import { ResultCache, type CacheKeyParts, type CachedResult } from './cache.js';
 import { type PlannerCounters, zeroCounters } from './counters.js';
 import { type DispatchHandle, Dispatcher } from './dispatcher.js';

@@ -1,7 +1,7 @@
 // Reads follow-up arguments out of a tool result: a small path syntax (`items[*].key`) over structured data,
 // and filters (`| lines`, `| match(re)`) for results that carry a list as text, one item a line.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FollowUpLink } from '../enrich/index.js';
+import type { FollowUpLink } from '../contract/index.js';
 
 /** Most argument sets one follow-up link produces. */
 export const MAX_ARGUMENT_SETS_PER_LINK = 3;

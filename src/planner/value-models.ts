@@ -1,7 +1,7 @@
 // One value model per published tool: built-in defaults, then the enricher's, then the user's "*" and named blocks.
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolOverride } from '../config/index.js';
-import type { FollowUpLink, ToolValueModel } from '../enrich/index.js';
+import type { FollowUpLink, ToolValueModel } from '../contract/index.js';
 
 /** What a tool's model is made from, each later part winning field by field. */
 export interface ValueModelParts {

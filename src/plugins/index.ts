@@ -1,7 +1,7 @@
 // The built-in plugins, chosen in foresight.toml by table name or `use = "<kind>"`.
 import { resolve } from 'node:path';
 import type { ZodType } from 'zod';
-import type { Plugin } from '../host/index.js';
+import type { Plugin } from '../contract/index.js';
 
 export interface LoadedBuiltin {
   plugin: Plugin;

@@ -1,5 +1,5 @@
 // The safe default of an HTTP listener: beyond loopback, clients must authenticate unless the risk is accepted.
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { hostForUrl, isLoopbackHost } from './listen-address.js';
 
 export interface ExposurePolicy {

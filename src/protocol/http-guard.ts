@@ -2,7 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { type InterfaceAddresses, isWildcardHost, reachableNames } from './listen-address.js';
 
 export interface HttpGuardOptions {

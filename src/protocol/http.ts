@@ -14,7 +14,7 @@ import {
   isInitializeRequest,
 } from '@modelcontextprotocol/server';
 import type { LegacyPosture, ServerLimits } from '../config/index.js';
-import type { Logger, McpTool } from '../host/index.js';
+import type { Logger, McpTool } from '../contract/index.js';
 import { DirectPosts } from './direct-posts.js';
 import { createMemoryEventStore } from './event-store.js';
 import { RETRY_AFTER_S, header, sendJsonRpcError } from './http-answers.js';

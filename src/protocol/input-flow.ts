@@ -14,7 +14,8 @@ import type {
   ElicitResult,
   ListRootsResult,
 } from '@modelcontextprotocol/server';
-import { type CallEnvironment, type InputRequestOptions, clampDelay, errors } from '../host/index.js';
+import { clampDelay, errors, type InputRequestOptions } from '../contract/index.js';
+import { type CallEnvironment } from '../host/index.js';
 import { canonicalJson } from '../planner/index.js';
 import type { CarriedAnswer } from './request-state.js';
 

@@ -9,7 +9,8 @@ import {
   type ServerContext,
   inputRequired,
 } from '@modelcontextprotocol/server';
-import { type CallEnvironment, clampDelay, errors } from '../host/index.js';
+import { clampDelay, errors } from '../contract/index.js';
+import { type CallEnvironment } from '../host/index.js';
 import {
   type AskedInput,
   type FlowEvent,

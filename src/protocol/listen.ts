@@ -1,7 +1,8 @@
 // Change events for 2026-07-28 clients: the host's changes go onto the ServerEventBus that listen streams read,
 // and the resources those streams ask about are subscribed at their plugins while any stream wants them.
 import type { JSONRPCMessage, ServerEventBus } from '@modelcontextprotocol/server';
-import type { Logger, PluginHost } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
+import type { PluginHost } from '../host/index.js';
 
 /** What publishes the tool list's changes (the enriched list changes with the pipeline, not the host). */
 export interface ToolListSource {

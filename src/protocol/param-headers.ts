@@ -1,6 +1,6 @@
 // Mcp-Param-{Name} headers of 2026-07-28 tool calls over HTTP (SEP-2243): a parameter a tool marks with
 // `x-mcp-header` is mirrored by the client into a header, which must match the body, decoded when Base64-wrapped.
-import type { McpTool } from '../host/index.js';
+import type { McpTool } from '../contract/index.js';
 
 /** A parameter mirrored into a header: the header's name part and the chain of `properties` keys to the value. */
 export interface HeaderParam {

@@ -8,7 +8,8 @@ import type {
   LoggingLevel,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import { type CallEnvironment, INPUT_KEY_META, type InputRequestOptions } from '../host/index.js';
+import { INPUT_KEY_META, type InputRequestOptions } from '../contract/index.js';
+import { type CallEnvironment } from '../host/index.js';
 import { LOCAL_PRINCIPAL } from './caller.js';
 import type { InputChannel } from './input-flow.js';
 import { requestScopeCheck } from './request-auth.js';

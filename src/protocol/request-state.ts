@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type ServerContext, createRequestStateCodec } from '@modelcontextprotocol/server';
 import { DEFAULT_REQUEST_STATE_TTL_S } from '../config/index.js';
-import { errors } from '../host/index.js';
+import { errors } from '../contract/index.js';
 import { canonicalJson } from '../planner/index.js';
 
 /** The longest requestState accepted; Foresight never issues a longer one (it drops the answers it carries first). */

@@ -9,8 +9,8 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { CacheHint, CallEnvironment, CatalogList, PluginHost } from '../host/index.js';
-import { errors, isForesightError } from '../host/index.js';
+import { type CacheHint, type CatalogList, errors, isForesightError } from '../contract/index.js';
+import type { CallEnvironment, PluginHost } from '../host/index.js';
 import { AdmissionRefused, type Release, type RequestAdmission } from './admission.js';
 import { CallRateExceeded, type CallRateLimiter } from './call-rate.js';
 import type { AgentStreams } from './agent-streams.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { type JSONRPCMessage, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
 import type { LegacyPosture, ServerLimits } from '../config/index.js';
-import type { Logger } from '../host/index.js';
+import type { Logger } from '../contract/index.js';
 import {
   LOCAL_PRINCIPAL,
   MODERN_PROTOCOL_VERSIONS,

@@ -1,6 +1,7 @@
 // Tools as one agent stream sees them: the enrichment pipeline, with the planner in front when it is on.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CallEnvironment, McpTool } from '../host/index.js';
+import type { McpTool } from '../contract/index.js';
+import type { CallEnvironment } from '../host/index.js';
 import type { Connection, ProtocolEra } from './caller.js';
 
 /** The agent stream a ToolService is opened for: who it is, and (when known) how it is connected. */

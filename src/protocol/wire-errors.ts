@@ -1,6 +1,6 @@
 // The one place where error kinds become wire answers: isError tool results or JSON-RPC errors.
 import { type CallToolResult, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { type ForesightError, describeThrown, errors, isForesightError } from '../host/index.js';
+import { describeThrown, errors, type ForesightError, isForesightError } from '../contract/index.js';
 
 /** What both transports answer (-32600) to valid JSON that is not a JSON-RPC 2.0 message. */
 export const NOT_JSON_RPC = 'invalid request: not a JSON-RPC 2.0 request, notification or response';

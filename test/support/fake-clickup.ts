@@ -3,7 +3,8 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
 import type { SharedServices } from '../../src/create-host.js';
-import { type MountSpec, definePlugin } from '../../src/host/index.js';
+import { definePlugin } from '../../src/contract/index.js';
+import { type MountSpec } from '../../src/host/index.js';
 import clickup, { ClickUpOptionsSchema } from '../../src/plugins/clickup/index.js';
 import { clickupSettings } from '../../src/plugins/clickup/options.js';
 import { createClickUpProvider } from '../../src/plugins/clickup/provider.js';

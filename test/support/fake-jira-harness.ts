@@ -3,7 +3,8 @@
 import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import { expect, vi } from 'vitest';
 import type { SharedServices } from '../../src/create-host.js';
-import { type MountSpec, definePlugin } from '../../src/host/index.js';
+import { definePlugin } from '../../src/contract/index.js';
+import { type MountSpec } from '../../src/host/index.js';
 import jiraPlugin, { JiraOptionsSchema } from '../../src/plugins/jira/index.js';
 import type { ClientClock } from '../../src/plugins/jira/client.js';
 import { jiraSettings } from '../../src/plugins/jira/options.js';

@@ -1,7 +1,8 @@
 // The format token table: characters and tokens of every corpus case in every output format, and a printer.
 // Print it with: node --import tsx test/support/format-token-table.ts
 import { pathToFileURL } from 'node:url';
-import { OUTPUT_FORMATS, type OutputFormat, countTokens, renderStructured } from '../../src/format/index.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../src/contract/index.js';
+import { countTokens, renderStructured } from '../../src/format/index.js';
 import { type CorpusCase, formatCorpus } from './format-corpus.js';
 
 // Large enough that nothing is trimmed: the table measures the formats, not the budget.

@@ -1,6 +1,6 @@
 // Test seam: a real SDK v2 Client talking to a Foresight host through the SDK's in-memory transport pair.
 import { Client, type ClientOptions, InMemoryTransport } from '@modelcontextprotocol/client';
-import type { Logger } from '../../src/host/index.js';
+import type { Logger } from '../../src/contract/index.js';
 import { type CreateHostOptions, type ForesightHost, createHost } from '../../src/create-host.js';
 
 export interface Connected {

@@ -7,7 +7,7 @@ import {
   type OAuthOptions,
   createHost,
 } from '../../src/create-host.js';
-import { definePlugin } from '../../src/host/contract.js';
+import { definePlugin } from '../../src/contract/index.js';
 import type { HttpServing } from '../../src/protocol/index.js';
 import { type IssuerKey, type LocalIssuer, startLocalIssuer } from './local-issuer.js';
 import { MODERN_VERSION } from './modern-wire.js';

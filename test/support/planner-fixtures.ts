@@ -1,7 +1,7 @@
 // What the planner's unit tests build again and again: a result cache on a hand-moved clock, results,
 // cache key parts, value models and follow-up links.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FollowUpLink, ToolValueModel } from '../../src/enrich/index.js';
+import type { FollowUpLink, ToolValueModel } from '../../src/contract/index.js';
 import { type CacheKeyParts, ResultCache, type ResultCacheOptions } from '../../src/planner/index.js';
 
 export const T0 = 1_700_000_000_000;

@@ -1,8 +1,7 @@
 // A small plugin over an in-memory record store, for planner tests: it logs every call it serves (with
 // whether it was speculative), can hold calls at a gate, and tracks how many run at once.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolEnricher, ToolValueModel } from '../../src/enrich/index.js';
-import type { Plugin, ToolDescriptor } from '../../src/host/index.js';
+import type { Plugin, ToolDescriptor, ToolEnricher, ToolValueModel } from '../../src/contract/index.js';
 
 export interface ServedCall {
   tool: string;

@@ -1,6 +1,6 @@
 // A thin typed fetch client for ClickUp API v2: JSON in and out, the token header, bounded retries, and the
 // per-token rate limit (X-RateLimit-Reset, unix seconds) waited out only when the call's deadline allows.
-import { type Logger, PluginError, type SharedRateLimits, logRetry } from '../../host/index.js';
+import { type Logger, logRetry, PluginError, type SharedRateLimits } from '../../contract/index.js';
 import { abortableSleep, rateLimitKey } from '../kit/index.js';
 import { type ClickUpFailure, type FailureTarget, clickupError, readErrorBody } from './failure.js';
 import type { ClickUpSettings } from './options.js';

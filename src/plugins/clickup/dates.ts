@@ -6,7 +6,7 @@
 // UTC is 7 pm the evening before in New York). So a YYYY-MM-DD goes out as 4 am in the token user's time zone
 // (GET /user's `timezone`), the instant the app itself would store; when that zone is unknown or not one the
 // runtime knows, noon UTC, which falls on the same calendar day from UTC-11 to UTC+11.
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 import type { ClickUpUserJson } from './api-types.js';
 import type { ToolDeps } from './tool-io.js';
 

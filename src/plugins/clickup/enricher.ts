@@ -1,7 +1,6 @@
 // The clickup plugin's enricher: fits the unified tools to the configured lists (status enums, priority names,
 // a typed cf_<name> parameter per custom field) and maps the agent's values back to what the API takes.
-import type { ToolEnricher, ToolSchema } from '../../enrich/index.js';
-import { PluginError } from '../../host/index.js';
+import { PluginError, type ToolEnricher, type ToolSchema } from '../../contract/index.js';
 import { TRACKER_ONLY_FIELDS, trackerValueModel } from '../kit/index.js';
 import { type FieldParam, type FieldWrite, fieldParams, paramSchema, toFieldWrite } from './field-params.js';
 import { canonicalizeTaskKey } from './keys.js';

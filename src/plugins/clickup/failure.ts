@@ -1,5 +1,5 @@
 // ClickUp's failures in plain words: its error bodies ({"err", "ECODE"}), its 401 OAUTH_ codes, its rate limit.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import { type HttpFailure, providerError } from '../kit/index.js';
 
 export const PROVIDER = 'ClickUp';

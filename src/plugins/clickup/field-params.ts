@@ -1,7 +1,7 @@
 // Each ClickUp custom field as a typed `cf_<name>` parameter, and the agent's value mapped back to the exact
 // value "Set Custom Field Value" documents for its type (drop_down: option id; labels: option ids; date: unix
 // ms; users and tasks: ids, set as {add, rem}; location: {location: {lat, lng}, formatted_address}; …).
-import { fieldNames } from '../../enrich/index.js';
+import { fieldNames } from '../../contract/index.js';
 import type { ClickUpFieldJson, ClickUpUserJson } from './api-types.js';
 import type { WorkspaceMetadata } from './metadata.js';
 import { notAllowed } from '../kit/index.js';

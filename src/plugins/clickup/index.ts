@@ -1,5 +1,5 @@
 // Entry of the built-in clickup plugin: the tasks of one or several ClickUp lists as the unified issue tools.
-import { definePlugin } from '../../host/index.js';
+import { definePlugin } from '../../contract/index.js';
 import { parsePluginOptions } from '../kit/index.js';
 import { ClickUpOptionsSchema, clickupSettings } from './options.js';
 import { createClickUpProvider } from './provider.js';

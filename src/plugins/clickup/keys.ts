@@ -1,6 +1,6 @@
 // ClickUp task keys in the forms people write them: "86a1b2c3d", "#86a1b2c3d", the task's URL, or a custom
 // task id ("DEV-42") where the workspace uses them and the plugin is told so.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 
 const TASK_ID = /^#?([a-z0-9]{3,16})$/i;
 const CUSTOM_ID = /^([A-Za-z][A-Za-z0-9]*-\d+)$/;

@@ -1,5 +1,5 @@
 // The token's own user (GET /user), for "me" among get_issues' assignees; read once, since a token's user is fixed.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import type { ClickUpUserJson } from './api-types.js';
 import type { CallBounds, ClickUpClient } from './client.js';
 

@@ -1,8 +1,7 @@
 // What the lists look like: get_available_statuses, get_custom_fields and get_users, from the loaded metadata
 // or, for a list it lacks, read straight from ClickUp within the call.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FieldShape, StatusShape, UserShape } from '../../enrich/index.js';
-import type { RequestContext } from '../../host/index.js';
+import type { FieldShape, RequestContext, StatusShape, UserShape } from '../../contract/index.js';
 import { type Args, DEFAULT_LIMIT, int, shapedResult, str } from '../kit/index.js';
 import type { ClickUpTaskJson, ClickUpUserJson } from './api-types.js';
 import type { CallBounds } from './client.js';

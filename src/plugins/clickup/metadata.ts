@@ -1,7 +1,7 @@
 // Each configured list's statuses, custom fields and members, loaded in the background and kept fresh: the
 // enums and typed parameters of the schemas. Until a first load succeeds the tools stay generic; a list that
 // fails to load stays generic on its own while the others are served.
-import type { Logger, SharedPluginState } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../contract/index.js';
 import type { ClickUpFieldJson, ClickUpStatusJson, ClickUpUserJson } from './api-types.js';
 import type { ClickUpClient } from './client.js';
 import { readFields, readList, readMembers, readWorkspaceMembers } from './list-reads.js';

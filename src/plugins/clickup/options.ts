@@ -1,6 +1,6 @@
 // The clickup plugin's options (its foresight.toml table): which lists, which token, how often metadata reloads.
 import * as z from 'zod';
-import { durationS } from '../../host/index.js';
+import { durationS } from '../../contract/index.js';
 
 /** ClickUp list ids are numeric strings ("901234567"); a number is accepted too. */
 const LIST_ID = /^[1-9]\d*$/;

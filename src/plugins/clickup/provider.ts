@@ -1,5 +1,5 @@
 // Assembles one clickup plugin instance: client, list metadata, the unified issue tools and their enricher.
-import type { PluginContext, PluginHealth, PluginProvider, ToolDescriptor } from '../../host/index.js';
+import type { PluginContext, PluginHealth, PluginProvider, ToolDescriptor } from '../../contract/index.js';
 import {
   ISSUE_TOOLS,
   TRACKER_METADATA_TOOLS,

@@ -1,5 +1,5 @@
 // The task fields create_issue and update_issue share, in the API's names and formats.
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 import { type Args, notAllowed, str, strings } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';
 import { type FieldWrite, ID_SET_TYPES, userIds } from './field-params.js';

@@ -1,5 +1,5 @@
 // Maps ClickUp's task and comment JSON to the shared IssueShape and CommentShape; custom fields shown by name.
-import type { CommentShape, IssueLinkShape, IssueShape } from '../../enrich/index.js';
+import type { CommentShape, IssueLinkShape, IssueShape } from '../../contract/index.js';
 import type { ClickUpCommentJson, ClickUpFieldJson, ClickUpTaskJson, ClickUpUserJson } from './api-types.js';
 
 /** ClickUp dates are unix ms, usually as strings. */

@@ -1,6 +1,6 @@
 // The read tools on tasks: get_issues (GET /list/{id}/task), get_issue (GET /task/{id}) and get_issue_comments.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import {
   DEFAULT_LIMIT,
   type Args,

@@ -1,6 +1,6 @@
 // The write tools on tasks: create_issue, update_issue, add_issue_comment and link_issues.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import { type Args, commentedResult, notAllowed, strings, writtenResult } from '../kit/index.js';
 import type { ClickUpTaskJson } from './api-types.js';
 import { segment } from './client.js';

@@ -1,5 +1,5 @@
 // What every clickup tool shares: its dependencies, the call's bounds, task paths and how users are named.
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import type { ClickUpUserJson } from './api-types.js';
 import { type ClickUpClient, type ClickUpRequest, segment } from './client.js';
 import { type ListMetadata, type MetadataStore, findList } from './metadata.js';

@@ -1,7 +1,7 @@
 // Tools that change the plugin's own catalog, so the suite can watch list_changed reach listen streams: each call
 // toggles one extra tool or prompt and tells the host.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
-import type { CatalogKind } from '../../host/index.js';
+import type { CatalogKind } from '../../contract/index.js';
 import { NO_ARGUMENTS, textResult, type FixtureTool } from './fixture-tool.js';
 
 export interface CatalogChanges {

@@ -1,5 +1,5 @@
 // completion/complete for the fixture prompts' arguments and the data template's {id}: prefix matches from fixed lists.
-import { errors, type CompletionRequest, type CompletionResult } from '../../host/index.js';
+import { type CompletionRequest, type CompletionResult, errors } from '../../contract/index.js';
 import { PROMPTS } from './prompts.js';
 import { DATA_TEMPLATE } from './resources.js';
 

@@ -1,6 +1,6 @@
 // The shape of one fixture tool, and the small result and argument helpers every fixture shares.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { describeThrown, errors, type RequestContext, type ToolDescriptor } from '../../host/index.js';
+import { describeThrown, errors, type RequestContext, type ToolDescriptor } from '../../contract/index.js';
 
 export interface FixtureTool {
   descriptor: ToolDescriptor;

@@ -1,6 +1,6 @@
 // The conformance fixture plugin: the tools, resources and prompts the official MCP conformance suite exercises.
 // Mount it with prefix "" so its local names are the published ones the suite asks for (off by default).
-import { definePlugin, errors, type PluginProvider } from '../../host/index.js';
+import { definePlugin, errors, type PluginProvider } from '../../contract/index.js';
 import { complete } from './completion.js';
 import { parseConformanceOptions } from './options.js';
 import { createCatalogChanges } from './catalog-changes.js';

@@ -1,7 +1,7 @@
 // Tools that ask the client for input under the keys the suite expects (multi round-trip requests for a
 // 2026-07-28 client, requests during the call for a 2025 one), and the suite's per-request diagnostics.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isForesightError, errors, type RequestContext } from '../../host/index.js';
+import { errors, isForesightError, type RequestContext } from '../../contract/index.js';
 import { NO_ARGUMENTS, textResult, type FixtureTool } from './fixture-tool.js';
 import { answerOf, askFor, askToConfirm, confirmedIn, rootsOf } from './forms.js';
 

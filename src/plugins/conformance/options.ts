@@ -1,6 +1,6 @@
 // The conformance plugin's options (its table in foresight.toml): schema, defaults and validation.
 import * as z from 'zod';
-import { durationMs, errors } from '../../host/index.js';
+import { durationMs, errors } from '../../contract/index.js';
 
 export const ConformanceOptionsSchema = z.strictObject({
   /** How often test://watched-resource changes and its subscribers are told; 0 turns it off. Default 3000. */

@@ -1,6 +1,6 @@
 // The fixture prompts: plain, with arguments, with an embedded resource, and with an image.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
-import { errors, type RequestContext } from '../../host/index.js';
+import { errors, type RequestContext } from '../../contract/index.js';
 import { answerOf, askFor } from './forms.js';
 import { RED_PIXEL_PNG_BASE64 } from './media.js';
 

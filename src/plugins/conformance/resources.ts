@@ -4,7 +4,7 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import { RED_PIXEL_PNG_BASE64 } from './media.js';
 import type { WatchedResource } from './watched-resource.js';
 

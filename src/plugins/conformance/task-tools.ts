@@ -2,7 +2,7 @@
 // task, and task-capable ones that compute slowly, fail, ask for input, or ask before their long part. Each works
 // at least half a second before it could become a task, so the conformance config's task_after_ms must be shorter.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type RequestContext, type ToolDescriptor, errors } from '../../host/index.js';
+import { errors, type RequestContext, type ToolDescriptor } from '../../contract/index.js';
 import { NO_ARGUMENTS, errorResult, requireString, textResult, type FixtureTool } from './fixture-tool.js';
 import { answerOf, askFor, askToConfirm, confirmedIn, rootsOf } from './forms.js';
 

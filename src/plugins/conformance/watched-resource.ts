@@ -1,6 +1,6 @@
 // test://watched-resource: a text resource that changes on a timer and tells the host, which tells subscribers.
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
-import type { Logger } from '../../host/index.js';
+import type { Logger } from '../../contract/index.js';
 
 export const WATCHED_RESOURCE_URI = 'test://watched-resource';
 

@@ -2,8 +2,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { type Logger, logRetry } from '../../host/index.js';
-import type { SharedRateLimits } from '../../host/index.js';
+import { type Logger, logRetry, type SharedRateLimits } from '../../contract/index.js';
 import { rateLimitKey } from '../kit/index.js';
 import type { GitHubSettings } from './options.js';
 import { sharedLimits } from './shared-limits.js';

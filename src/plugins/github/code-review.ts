@@ -1,5 +1,5 @@
 // The git_repository tools of the github plugin: the unified code-review tools on GitHub's REST and GraphQL APIs.
-import type { ToolDescriptor } from '../../host/index.js';
+import type { ToolDescriptor } from '../../contract/index.js';
 import { MERGE_REQUEST_TOOLS, type MergeRequestToolName, type ToolHandler } from '../kit/index.js';
 import type { GitHubClient } from './client.js';
 import { createDiffTools } from './diffs.js';

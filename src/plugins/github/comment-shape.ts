@@ -1,5 +1,5 @@
 // Maps one issue comment of the GitHub REST API to the shared CommentShape.
-import type { CommentShape } from '../../enrich/index.js';
+import type { CommentShape } from '../../contract/index.js';
 
 export interface GitHubCommentJson {
   id: number;

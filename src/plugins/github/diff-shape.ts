@@ -1,5 +1,5 @@
 // Maps the changed files of a GitHub pull request to DiffFileShapes, with a size cap per file and per answer.
-import type { DiffFileShape } from '../../enrich/index.js';
+import type { DiffFileShape } from '../../contract/index.js';
 
 /** Most characters of one file's diff; longer ones are cut at a line end and marked `truncated`. */
 export const MAX_FILE_DIFF_CHARS = 20_000;

@@ -1,5 +1,5 @@
 // get_merge_request_discussions on GitHub: review threads and the conversation's comments, in the order they began.
-import type { CommentShape } from '../../enrich/index.js';
+import type { CommentShape } from '../../contract/index.js';
 import { DEFAULT_LIMIT, MAX_PAGES_PER_CALL, shapedResult, int, type ToolHandler } from '../kit/index.js';
 import { pullNumber } from './args.js';
 import { type GitHubCommentJson, commentFromGitHub } from './comment-shape.js';

@@ -1,6 +1,5 @@
 // The github plugin's enricher: fits the unified issue and code-review tools to GitHub and to the repository's labels and milestones.
-import type { ToolEnricher, ToolSchema } from '../../enrich/index.js';
-import { PluginError } from '../../host/index.js';
+import { PluginError, type ToolEnricher, type ToolSchema } from '../../contract/index.js';
 import {
   TRACKER_ONLY_FIELDS,
   canonicalizeKey,

@@ -1,5 +1,5 @@
 // Entry of the built-in github plugin: GitHub issues of one repository as the unified issue_tracker tools.
-import { definePlugin } from '../../host/index.js';
+import { definePlugin } from '../../contract/index.js';
 import { parsePluginOptions } from '../kit/index.js';
 import { GitHubOptionsSchema, githubSettings } from './options.js';
 import { createGitHubProvider } from './provider.js';

@@ -1,5 +1,5 @@
 // Maps one issue of the GitHub REST API (issue lists, single issues, search results) to the shared IssueShape.
-import type { IssueShape } from '../../enrich/index.js';
+import type { IssueShape } from '../../contract/index.js';
 
 /** The part of GitHub's REST issue JSON that issueFromGitHub reads; everything else is ignored. */
 export interface GitHubIssueJson {

@@ -1,7 +1,6 @@
 // The issue tools of the github plugin: the unified issue_tracker tools on GitHub's REST issues API.
-import type { IssueLinkShape } from '../../enrich/index.js';
+import type { IssueLinkShape, RequestContext } from '../../contract/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../../host/index.js';
 import {
   type Args,
   type ToolHandler,

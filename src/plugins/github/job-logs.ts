@@ -1,5 +1,5 @@
 // get_job_logs on GitHub: downloads one Actions job's log and returns a bounded part of it.
-import { PluginError, isForesightError } from '../../host/index.js';
+import { isForesightError, PluginError } from '../../contract/index.js';
 import { jobIdArg, logLines, logQuery, renderJobLog, type ToolHandler } from '../kit/index.js';
 import { request } from './failure.js';
 import type { ReviewContext } from './review-context.js';

@@ -1,5 +1,5 @@
 // The repository's labels and milestones, loaded in the background and kept fresh: the enums of the issue schemas.
-import type { Logger, SharedPluginState } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../contract/index.js';
 import type { GitHubClient, RequestScope } from './client.js';
 import type { GitHubSettings } from './options.js';
 import { allPages } from './paging.js';

@@ -1,6 +1,6 @@
 // The github plugin's options (its foresight.toml table): which repository, where the API is, which token.
 import * as z from 'zod';
-import { durationS } from '../../host/index.js';
+import { durationS } from '../../contract/index.js';
 
 const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 

@@ -1,5 +1,5 @@
 // GitHub's paging: a list's first page comes from its endpoint, each later one from the URL the Link header names.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import type { FailureContext, FetchedPage } from '../kit/index.js';
 import type { GitHubClient, RequestScope } from './client.js';
 import { request } from './failure.js';

@@ -1,5 +1,5 @@
 // Maps the check runs, commit statuses and workflow runs of one commit to the shared PipelineShape, failed jobs first.
-import type { JobShape, PipelineShape } from '../../enrich/index.js';
+import type { JobShape, PipelineShape } from '../../contract/index.js';
 
 /** One check run (checks.listForRef); a GitHub Actions job is a check run with the job's id. */
 export interface GitHubCheckRunJson {

@@ -1,5 +1,5 @@
 // get_pipeline on GitHub: the check runs, commit statuses and workflow runs of a branch's or a pull request's head commit.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import {

@@ -1,5 +1,5 @@
 // create_merge_request_comment on GitHub: a conversation comment, or a review comment on one line of the diff.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import { commentedResult, str, type ToolHandler } from '../kit/index.js';
 import { pullNumber } from './args.js';
 import { commentFromGitHub } from './comment-shape.js';

@@ -1,5 +1,5 @@
 // Maps GitHub REST pull requests and their review comments to the shared MergeRequestShape and CommentShape.
-import type { CommentShape, MergeRequestShape } from '../../enrich/index.js';
+import type { CommentShape, MergeRequestShape } from '../../contract/index.js';
 
 type Login = { login: string } | null | undefined;
 

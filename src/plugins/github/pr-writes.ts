@@ -1,5 +1,5 @@
 // The pull request writes of the github plugin: create_merge_request and update_merge_request.
-import { PluginError, isForesightError } from '../../host/index.js';
+import { isForesightError, PluginError } from '../../contract/index.js';
 import { pullNumber } from './args.js';
 import { request } from './failure.js';
 import { graphql } from './graphql.js';

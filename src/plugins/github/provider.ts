@@ -1,5 +1,5 @@
 // Assembles one github plugin instance: client, repository metadata, issue and code-review tools, their enricher.
-import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
+import type { PluginContext, PluginProvider, ToolDescriptor } from '../../contract/index.js';
 import {
   ISSUE_TOOLS,
   createHealthProbe,

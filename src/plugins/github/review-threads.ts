@@ -1,5 +1,5 @@
 // The review threads of a pull request, read through GraphQL (REST has no resolved state), as CommentShapes.
-import type { CommentShape } from '../../enrich/index.js';
+import type { CommentShape } from '../../contract/index.js';
 import { MAX_PAGES_PER_CALL, providerError } from '../kit/index.js';
 import { graphql } from './graphql.js';
 import type { ReviewContext } from './review-context.js';

@@ -2,7 +2,7 @@
 // records each limit GitHub answers with, answers a request to a budget known to be used up as GitHub would, and
 // spaces writes and searches across processes as throttling spaces them within one.
 import type { Octokit } from '@octokit/rest';
-import type { SharedRateLimits } from '../../host/index.js';
+import type { SharedRateLimits } from '../../contract/index.js';
 import { abortableSleep } from '../kit/index.js';
 
 export interface SharedLimitOptions {

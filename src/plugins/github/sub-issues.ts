@@ -1,7 +1,6 @@
 // GitHub's sub-issues: link_issues (parent and child) and the relations get_issue shows.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { IssueLinkShape } from '../../enrich/index.js';
-import { type RequestContext, isForesightError } from '../../host/index.js';
+import { isForesightError, type IssueLinkShape, type RequestContext } from '../../contract/index.js';
 import { type Args, numberedKey, parseNumberedKey, shapedResult } from '../kit/index.js';
 import type { GitHubClient, RequestScope } from './client.js';
 import { request } from './failure.js';

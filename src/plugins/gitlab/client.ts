@@ -14,7 +14,7 @@ import {
   Projects,
   Users,
 } from '@gitbeaker/rest';
-import type { Logger, SharedRateLimits } from '../../host/index.js';
+import type { Logger, SharedRateLimits } from '../../contract/index.js';
 import type { GitLabSettings } from './options.js';
 import { createRequesterFn } from './requester.js';
 

@@ -1,5 +1,5 @@
 // The gitlab plugin's enricher: fits the unified tools to GitLab and to the project's labels and milestones.
-import type { ToolEnricher, ToolSchema } from '../../enrich/index.js';
+import type { ToolEnricher, ToolSchema } from '../../contract/index.js';
 import {
   TRACKER_ONLY_FIELDS,
   canonicalizeKey,

@@ -1,5 +1,5 @@
 // Entry of the built-in gitlab plugin: one GitLab project's issues, merge requests and CI as the unified tools.
-import { definePlugin } from '../../host/index.js';
+import { definePlugin } from '../../contract/index.js';
 import { parsePluginOptions } from '../kit/index.js';
 import { GitLabOptionsSchema, gitlabSettings } from './options.js';
 import { createGitLabProvider } from './provider.js';

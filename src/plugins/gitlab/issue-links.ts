@@ -1,7 +1,6 @@
 // GitLab issue links: link_issues (relates_to, blocks, is_blocked_by) and how get_issue shows an issue's links.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { IssueLinkShape } from '../../enrich/index.js';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { type IssueLinkShape, PluginError, type RequestContext } from '../../contract/index.js';
 import { parseNumberedKey, type Args, shapedResult } from '../kit/index.js';
 import { request } from './failure.js';
 import { type GitLabIssueJson, issueFromGitLab, unifiedState } from './issue-shape.js';

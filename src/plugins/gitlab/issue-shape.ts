@@ -1,5 +1,5 @@
 // Maps GitLab's REST issue and note JSON to the shared IssueShape and CommentShape.
-import type { CommentShape, IssueShape } from '../../enrich/index.js';
+import type { CommentShape, IssueShape } from '../../contract/index.js';
 
 export interface GitLabUserJson {
   id?: number;

@@ -1,6 +1,6 @@
 // The issue tools of the gitlab plugin: the unified issue_tracker tools on GitLab's REST issues and notes API.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import {
   DEFAULT_LIMIT,
   lookupByName,

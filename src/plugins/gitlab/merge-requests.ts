@@ -1,6 +1,6 @@
 // The merge request tools of the gitlab plugin: list, read, open and change merge requests.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import {
   DEFAULT_LIMIT,
   parseNumberedKey,

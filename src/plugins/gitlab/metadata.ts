@@ -1,5 +1,5 @@
 // The project's labels, active milestones and default branch, loaded in the background and kept fresh: the enums of the schemas.
-import type { Logger, SharedPluginState } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../contract/index.js';
 import { type GitLabClient, listPage } from './client.js';
 import type { GitLabSettings } from './options.js';
 import {

@@ -1,6 +1,6 @@
 // The gitlab plugin's options (its foresight.toml table): which project, which instance, which token and how to send it.
 import * as z from 'zod';
-import { durationS } from '../../host/index.js';
+import { durationS } from '../../contract/index.js';
 
 /** "group/sub/name": a namespace path of two or more segments. */
 const PROJECT_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;

@@ -1,6 +1,6 @@
 // The CI tools of the gitlab plugin: the latest pipeline of a branch or merge request, and one job's log.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import {
   type Args,
   type ToolHandler,

@@ -1,5 +1,5 @@
 // Assembles one gitlab plugin instance: client, project metadata, the unified tools and their enricher.
-import type { PluginContext, PluginProvider, ToolDescriptor } from '../../host/index.js';
+import type { PluginContext, PluginProvider, ToolDescriptor } from '../../contract/index.js';
 import {
   ISSUE_TOOLS,
   MERGE_REQUEST_TOOLS,

@@ -3,7 +3,7 @@
 // quarter second, then throws without the response; this one aborts with the tool call, waits out a short
 // Retry-After, and otherwise fails with the response so the reset time reaches the agent.
 import { GitbeakerRequestError, type Issues } from '@gitbeaker/rest';
-import { type Logger, type SharedRateLimits, logRetry } from '../../host/index.js';
+import { type Logger, logRetry, type SharedRateLimits } from '../../contract/index.js';
 import { abortableSleep } from '../kit/index.js';
 
 type ResourceConfig = ConstructorParameters<typeof Issues>[0];

@@ -1,5 +1,5 @@
 // Maps GitLab's merge request, diff, pipeline and job JSON to the shared review and CI shapes.
-import type { DiffFileShape, JobShape, MergeRequestShape, PipelineShape } from '../../enrich/index.js';
+import type { DiffFileShape, JobShape, MergeRequestShape, PipelineShape } from '../../contract/index.js';
 import { type GitLabUserJson, nonEmpty, unifiedState, withOptional } from './issue-shape.js';
 
 export interface GitLabMergeRequestJson {

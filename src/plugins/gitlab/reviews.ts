@@ -1,7 +1,7 @@
 // The review tools of the gitlab plugin: a merge request's threads, its diffs, and comments on it or on a diff line.
 import type { DiscussionNotePositionOptions } from '@gitbeaker/rest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import {
   DEFAULT_LIMIT,
   MAX_PAGES_PER_CALL,

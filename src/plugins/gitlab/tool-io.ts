@@ -1,5 +1,5 @@
 // What every gitlab tool shares: its dependencies, the call's API client, and how failures name their target.
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 import type { GitLabTarget } from './failure.js';
 import type { GitLabApi, GitLabClient } from './client.js';
 import type { MetadataStore } from './metadata.js';

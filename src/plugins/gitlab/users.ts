@@ -1,5 +1,5 @@
 // User names → GitLab user ids, which assignee_ids and reviewer_ids take; found once and remembered.
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import type { GitLabClient } from './client.js';
 import { request } from './failure.js';
 import type { GitLabSettings } from './options.js';

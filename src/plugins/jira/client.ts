@@ -1,7 +1,7 @@
 // The jira plugin's HTTP client: jira.js clients for the REST API (v3 Cloud, v2 Server) and the Agile API, each request
 // bound to its call's signal, retried where safe, 429 waited out within the call's deadline, failures made readable.
 import { AgileClient, type Config, Version2Client, Version3Client } from 'jira.js';
-import { type Logger, PluginError, type SharedRateLimits, logRetry } from '../../host/index.js';
+import { type Logger, logRetry, PluginError, type SharedRateLimits } from '../../contract/index.js';
 import { abortableSleep, providerError, rateLimitKey } from '../kit/index.js';
 import { jiraFailure, refusalOf, retryAfterMs } from './failure.js';
 import type { JiraSettings } from './options.js';

@@ -1,6 +1,6 @@
 // A project's create metadata: its issue types and each type's create-screen fields, from the paged endpoints
 // (Cloud, Server / Data Center 8.4+), or from the single legacy endpoint on older Server versions that lack them.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import type { CallScope, JiraClient } from './client.js';
 import type { JiraFieldSchema } from './fields.js';
 

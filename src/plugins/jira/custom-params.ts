@@ -1,7 +1,6 @@
 // The cf_ parameters of the configured projects: one per custom field (merged across projects when name and kind
 // agree), their schemas, and the agent's cf_ arguments mapped back to `customFields` keyed by field id.
-import { fieldNames } from '../../enrich/index.js';
-import { PluginError } from '../../host/index.js';
+import { fieldNames, PluginError } from '../../contract/index.js';
 import { allowedNames, apiValue, kindWords, paramSchema } from './custom-values.js';
 import type { CustomFieldDef, FieldKind } from './fields.js';
 import type { JiraMetadata } from './metadata.js';

@@ -1,5 +1,5 @@
 // How the jira enricher fits each unified tool's schema to Jira and to the configured projects' metadata.
-import type { ToolSchema } from '../../enrich/index.js';
+import type { ToolSchema } from '../../contract/index.js';
 import { type CustomParam, customParamSchema } from './custom-params.js';
 import type { JiraMetadata, ProjectMeta } from './metadata.js';
 import type { JiraSettings } from './options.js';

@@ -1,7 +1,6 @@
 // The jira plugin's enricher: fits the unified tools to Jira and to the configured projects, and maps the agent's
 // friendly values (priority words, option names, cf_ parameters) back to what the plugin and Jira's API take.
-import type { ToolEnricher } from '../../enrich/index.js';
-import { PluginError } from '../../host/index.js';
+import { PluginError, type ToolEnricher } from '../../contract/index.js';
 import { TRACKER_ONLY_FIELDS, notAllowed, trackerValueModel } from '../kit/index.js';
 import { CF_PREFIX, type CustomParam, checkRequired, customParams, mapCustomArgs } from './custom-params.js';
 import {

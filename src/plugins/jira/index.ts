@@ -1,5 +1,5 @@
 // Entry of the built-in jira plugin: Jira Cloud or Server / Data Center projects as the unified issue tracker tools.
-import { definePlugin } from '../../host/index.js';
+import { definePlugin } from '../../contract/index.js';
 import { parsePluginOptions } from '../kit/index.js';
 import { JiraOptionsSchema, jiraSettings } from './options.js';
 import { createJiraProvider } from './provider.js';

@@ -1,5 +1,5 @@
 // Maps Jira's issue and comment JSON (v3 on Cloud, v2 on Server) to the shared IssueShape and CommentShape.
-import type { CommentShape, IssueLinkShape, IssueShape } from '../../enrich/index.js';
+import type { CommentShape, IssueLinkShape, IssueShape } from '../../contract/index.js';
 import { adfToMarkdown, isAdfDocument, markdownToAdf } from './adf.js';
 import type { JiraFlavor } from './options.js';
 import { markdownToWiki } from './wiki-from-markdown.js';

@@ -1,6 +1,6 @@
 // Which issue type a new issue gets under a parent: a standard type under an epic, a sub-task type under any other
 // issue. The parent's own type decides, read from Jira, so an epic parent on Cloud never gets a sub-task.
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import { type Args, str } from '../kit/index.js';
 import { type ToolDeps } from './tool-io.js';
 

@@ -1,6 +1,6 @@
 // The write tools of the jira plugin: create_issue, update_issue (fields, then the workflow transition), add_issue_comment.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import {
   type Args,
   type ToolHandler,

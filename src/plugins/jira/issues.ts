@@ -1,6 +1,6 @@
 // The read tools of the jira plugin: get_issues (JQL), get_issue (with comments and relations), get_issue_comments.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 import {
   DEFAULT_LIMIT,
   type Args,

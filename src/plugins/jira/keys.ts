@@ -1,6 +1,6 @@
 // Jira issue keys in the forms people write them: "PROJ-7", "proj-7", the issue's /browse/ URL, or a bare number
 // when only one project is configured.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 
 const KEY = /^([A-Za-z][A-Za-z0-9_]*)-(\d+)$/;
 const BROWSE_URL = /^https?:\/\/[^/]+(?:\/[^?#]*)?\/browse\/([A-Za-z][A-Za-z0-9_]*-\d+)(?:[/?#].*)?$/;

@@ -1,6 +1,6 @@
 // link_issues: a Jira issue link of one of the site's link types, pointed the way the agent's words say.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 import { type Args, notAllowed, shapedResult, str } from '../kit/index.js';
 import { issueFromJira, type JiraIssueJson } from './issue-shape.js';
 import type { LinkTypeMeta } from './metadata-load.js';

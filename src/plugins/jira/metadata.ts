@@ -1,5 +1,5 @@
 // The projects' metadata, loaded in the background and kept fresh: the enums and cf_ parameters of the schemas.
-import type { Logger, SharedPluginState } from '../../host/index.js';
+import type { Logger, SharedPluginState } from '../../contract/index.js';
 import type { JiraClient } from './client.js';
 import { type JiraMetadata, type ProjectMeta, loadMetadata } from './metadata-load.js';
 import type { JiraSettings } from './options.js';

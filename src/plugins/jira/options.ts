@@ -1,6 +1,6 @@
 // The jira plugin's options (its foresight.toml table): which site, which flavor of the API, which projects, which credentials.
 import * as z from 'zod';
-import { durationS } from '../../host/index.js';
+import { durationS } from '../../contract/index.js';
 
 /** A project key as Jira writes it: a letter, then letters, digits or underscores ("PROJ", "WEB2"). */
 const PROJECT_KEY = /^[A-Za-z][A-Za-z0-9_]{0,254}$/;

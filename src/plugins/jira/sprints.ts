@@ -1,7 +1,6 @@
 // Jira Software's boards and sprints: get_board_sprints, assign_to_sprint, and sprint names → ids for the `sprint` field.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { SprintShape } from '../../enrich/index.js';
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext, type SprintShape } from '../../contract/index.js';
 import { DEFAULT_LIMIT, type Args, type ToolHandler, int, shapedResult, str } from '../kit/index.js';
 import { type ToolDeps, keyArg } from './tool-io.js';
 

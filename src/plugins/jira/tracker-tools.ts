@@ -1,7 +1,6 @@
 // The tracker metadata tools of the jira plugin: get_available_statuses, get_custom_fields, get_users.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FieldShape, StatusShape, UserShape } from '../../enrich/index.js';
-import type { RequestContext } from '../../host/index.js';
+import type { FieldShape, RequestContext, StatusShape, UserShape } from '../../contract/index.js';
 import { DEFAULT_LIMIT, type Args, type ToolHandler, int, shapedResult, str } from '../kit/index.js';
 import { customParams } from './custom-params.js';
 import { allowedNames, kindWords } from './custom-values.js';

@@ -1,5 +1,5 @@
 // Workflow transitions: a status change in Jira is a transition, found by the status it leads to or by its own name.
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import { type ToolDeps } from './tool-io.js';
 
 export interface TransitionJson {

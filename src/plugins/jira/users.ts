@@ -1,6 +1,6 @@
 // A user as the agent names one (an accountId or user name, a display name, an email) resolved to the id Jira's API
 // takes: Cloud's accountId, Server / Data Center's user name, found through user search when it is not an id.
-import { PluginError, type RequestContext } from '../../host/index.js';
+import { PluginError, type RequestContext } from '../../contract/index.js';
 import type { JiraUserJson } from './issue-shape.js';
 import { type ToolDeps } from './tool-io.js';
 

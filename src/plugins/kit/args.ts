@@ -1,6 +1,6 @@
 // Reading a provider tool's arguments, which the host has already validated against the tool's schema.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type RequestContext, errors } from '../../host/index.js';
+import { errors, type RequestContext } from '../../contract/index.js';
 
 export type Args = Record<string, unknown>;
 export type ToolHandler = (args: Args, ctx: RequestContext) => Promise<CallToolResult>;

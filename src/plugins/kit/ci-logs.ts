@@ -1,5 +1,5 @@
 // get_job_logs for every CI provider: the job id and the agent's query read and checked, the log cleaned, one bounded answer.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import { type Args, int, str } from './args.js';
 import { type LogQuery, logMatches, logPage } from './log-window.js';
 

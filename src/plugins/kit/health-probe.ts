@@ -1,6 +1,6 @@
 // One cheap authenticated request at start, and again every minute while it fails: whether the service answers and
 // takes the credentials, said as `down` with the request, the status or network error, and what to check.
-import { type Logger, type PluginHealth, clampDelay } from '../../host/index.js';
+import { clampDelay, type Logger, type PluginHealth } from '../../contract/index.js';
 import type { HttpFailure } from './http-errors.js';
 
 export interface ProbeSource {

@@ -1,5 +1,5 @@
 // One meaning for every provider's HTTP failure: a PluginError of the right kind whose message says what to do.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 
 /** What a provider client tells about a failed request, in provider-neutral terms. */
 export interface HttpFailure {

@@ -1,5 +1,5 @@
 // Issue and merge-request keys in the forms people write them: "#123", "!45", "123", or the item's web URL.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 import { ISSUE_TOOLS, MERGE_REQUEST_TOOLS } from './tools.js';
 
 export type NumberedKind = 'issue' | 'merge_request';

@@ -1,5 +1,5 @@
 // Names the agent gives (a milestone title…) → the provider's ids, from metadata loaded ahead; an unknown name lists the known ones.
-import { PluginError } from '../../host/index.js';
+import { PluginError } from '../../contract/index.js';
 
 /**
  * The id of `name` in `known`. An unknown name is refused with the names there are, as in

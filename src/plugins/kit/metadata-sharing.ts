@@ -1,7 +1,7 @@
 // What a tracker's metadata is as text another process reads: JSON that keeps Maps and Sets, with the fingerprint
 // it had, and the key that ties it to one site, project and credential.
 import { createHash } from 'node:crypto';
-import type { SharedPluginState } from '../../host/index.js';
+import type { SharedPluginState } from '../../contract/index.js';
 
 export interface MetadataSharing {
   /** The cluster's store (`PluginContext.sharedState`). */

@@ -1,5 +1,5 @@
 // Offset and limit over paged APIs: fetch the pages that cover the window, skip what is filtered out.
-import type { PageInfo } from '../../enrich/index.js';
+import type { PageInfo } from '../../contract/index.js';
 
 export interface FetchedPage<T> {
   items: T[];

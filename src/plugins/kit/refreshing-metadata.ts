@@ -1,7 +1,7 @@
 // A tracker's metadata (labels, statuses, custom fields…) loaded in the background and reloaded every TTL: what
 // the enrichers turn into enums and typed parameters. Until a first load succeeds the schemas stay generic. In a
 // cluster, one process loads it per TTL and the others read its copy.
-import { type Logger, type SharedClaim, type SharedRead, clampDelay } from '../../host/index.js';
+import { clampDelay, type Logger, type SharedClaim, type SharedRead } from '../../contract/index.js';
 import { type MetadataSharing, decodeMetadata, encodeMetadata } from './metadata-sharing.js';
 
 export interface MetadataSource<T> {

@@ -1,6 +1,6 @@
 // The one way a provider tool answers with data: a shaped result for the format layer, its JSON as text for the rest.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CommentShape, ShapedResult } from '../../enrich/index.js';
+import type { CommentShape, ShapedResult } from '../../contract/index.js';
 
 /** `summary` replaces the JSON text, for writes whose answer a person reads ("Created #12: …"). */
 export function shapedResult(data: ShapedResult, summary?: string): CallToolResult {

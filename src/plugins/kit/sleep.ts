@@ -1,5 +1,5 @@
 // A wait that ends early, rejecting with the signal's reason, when the call it serves is cancelled or times out.
-import { clampDelay } from '../../host/index.js';
+import { clampDelay } from '../../contract/index.js';
 
 /** Resolves after `ms` (at most the timer limit: a server's Retry-After is data, not a promise); rejects with `signal.reason` as soon as the signal aborts (at once if it already has). */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,6 +1,6 @@
 // The unified issue and code-review tools every tracker provider publishes: names, input schemas, categories.
 // Each provider lists the ones it can serve; its enricher removes the parameters it does not support.
-import type { ToolDescriptor } from '../../host/index.js';
+import type { ToolDescriptor } from '../../contract/index.js';
 import { DEFAULT_CONTEXT_LINES, DEFAULT_LOG_LINES } from './ci-logs.js';
 import { MAX_LOG_LINES } from './log-window.js';
 

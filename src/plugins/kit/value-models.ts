@@ -1,6 +1,6 @@
 // What the planner needs to know of each unified tool: cost, side effects, what it makes stale, what usually follows.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { FollowUpLink, ToolRef, ToolValueModel } from '../../enrich/index.js';
+import type { FollowUpLink, ToolRef, ToolValueModel } from '../../contract/index.js';
 import type { TrackerToolName } from './tools.js';
 
 interface ModelSpec {

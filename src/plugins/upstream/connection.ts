@@ -20,11 +20,11 @@ import {
   type CacheHint,
   type CatalogCacheHints,
   type CatalogKind,
+  describeThrown,
   type Logger,
   type RequestContext,
   type ToolDescriptor,
-  describeThrown,
-} from '../../host/index.js';
+} from '../../contract/index.js';
 import type { UpstreamProtocol, UpstreamTarget } from './options.js';
 import { type AskedBy, OFFERED_CAPABILITIES, askAgent, inputKeyOf } from './input-bridge.js';
 import { ListenStream } from './listen-stream.js';

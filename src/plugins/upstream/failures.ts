@@ -1,7 +1,7 @@
 // How an upstream failure reads in messages and logs: HTTP answers named by status and the server's own words,
 // a spawned server's exit by its code or signal and its last stderr lines.
 import { SdkHttpError } from '@modelcontextprotocol/client';
-import { describeThrown } from '../../host/index.js';
+import { describeThrown } from '../../contract/index.js';
 import type { UpstreamTarget } from './options.js';
 import type { ProcessExit, StderrTail } from './stderr-tail.js';
 

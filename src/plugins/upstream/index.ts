@@ -1,5 +1,5 @@
 // Entry of the built-in upstream plugin: mounts an existing MCP server (spawned over stdio, or over Streamable HTTP).
-import { definePlugin } from '../../host/index.js';
+import { definePlugin } from '../../contract/index.js';
 import { parsePluginOptions } from '../kit/index.js';
 import { UpstreamOptionsSchema, configuredRoots, restartBackoff, upstreamTarget } from './options.js';
 import { createUpstreamProvider } from './provider.js';

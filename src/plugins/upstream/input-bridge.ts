@@ -9,11 +9,11 @@ import {
 } from '@modelcontextprotocol/client';
 import {
   type ClientCapabilityNeed,
-  INPUT_KEY_META,
-  type RequestContext,
   errors,
+  INPUT_KEY_META,
   isForesightError,
-} from '../../host/index.js';
+  type RequestContext,
+} from '../../contract/index.js';
 
 /** Longest key taken from a server for the agent's `inputRequests` (a longer one gets Foresight's own). */
 const MAX_KEY_LENGTH = 128;

@@ -10,7 +10,7 @@ import {
   ProtocolErrorCode,
   type Root,
 } from '@modelcontextprotocol/client';
-import { type RequestContext, errors } from '../../host/index.js';
+import { errors, type RequestContext } from '../../contract/index.js';
 import { inputKeyOf } from './input-bridge.js';
 
 /** One question of a server's round, as its `inputRequests` carry it. */

@@ -1,7 +1,7 @@
 // The one `subscriptions/listen` stream of a 2026-07-28 upstream connection: its list changes and the resources
 // some agent subscribed to, opened again whenever that set changes (a stream's filter cannot be amended).
 import type { Client, McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
-import { type Logger, describeThrown } from '../../host/index.js';
+import { describeThrown, type Logger } from '../../contract/index.js';
 
 /**
  * A stream that ended by itself sooner than this after opening is not opened again at once: a server that ends

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@modelcontextprotocol/client';
 import * as z from 'zod';
-import { durationMs } from '../../host/index.js';
+import { durationMs } from '../../contract/index.js';
 import { TOOL_TASK_SUPPORT, type ToolTaskSupport } from './task-support.js';
 
 /** What `protocol` may say: see the option. */

@@ -2,7 +2,7 @@
 // from a tool's failure (a task ends `failed`, not `completed` with isError), so it must not reach the host as a
 // plain error, which any plugin may throw and which the host reports as the tool having failed.
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 
 /**
  * E_UPSTREAM_PROTOCOL_ERROR for a ProtocolError (the server's error answer, or an answer the SDK client found

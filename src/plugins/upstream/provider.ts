@@ -9,12 +9,12 @@ import {
 import {
   type CompletionRequest,
   type CompletionResult,
+  describeThrown,
   type PluginContext,
   type PluginProvider,
   type RequestContext,
   type ToolDescriptor,
-  describeThrown,
-} from '../../host/index.js';
+} from '../../contract/index.js';
 import { UpstreamConnection } from './connection.js';
 import { capabilitiesMeta, failureOf, refusalBehind, replayRefusal } from './input-bridge.js';
 import {

@@ -2,7 +2,7 @@
 // reached (with backoff), re-initialises an HTTP session the server has forgotten, and says how it is doing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { type Logger, type PluginHealth, clampDelay, errors } from '../../host/index.js';
+import { clampDelay, errors, type Logger, type PluginHealth } from '../../contract/index.js';
 import {
   type ConnectionEvents,
   EMPTY_CATALOGS,

@@ -5,7 +5,7 @@
 // 2025 Foresight hides it), so the listing's `execution.taskSupport` is completed by what the server declares and
 // by the `tasks` option.
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { type ToolDescriptor, errors } from '../../host/index.js';
+import { errors, type ToolDescriptor } from '../../contract/index.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

@@ -14,7 +14,7 @@ import {
   type Root,
 } from '@modelcontextprotocol/client';
 import * as z from 'zod';
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 import { UpstreamConnection } from './connection.js';
 import { OFFERED_CAPABILITIES, capabilitiesMeta } from './input-bridge.js';
 import { type InputRequest, type InputRound, answerInputRequests } from './input-relay.js';

@@ -1,5 +1,5 @@
 // How a call waits for its upstream to come back: until the next change of state, bounded by the call itself.
-import type { RequestContext } from '../../host/index.js';
+import type { RequestContext } from '../../contract/index.js';
 
 /**
  * How long before its deadline a waiting call gives up, so that it can say it waited for a restart: at the

@@ -2,12 +2,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  errors,
-  isForesightError,
   type CompletionRequest,
   type CompletionResult,
+  errors,
+  isForesightError,
   type RequestContext,
-} from '../../host/index.js';
+} from '../../contract/index.js';
 import { inheritedRules, rulesForChildren } from './ignores.js';
 import { joinRel, resolveInRoot, type ResolvedPath } from './paths.js';
 import { FILE_TEMPLATE } from './resource.js';

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolEnricher, ToolRef, ToolValueModel } from '../../enrich/index.js';
+import type { ToolEnricher, ToolRef, ToolValueModel } from '../../contract/index.js';
 import { importedFiles } from './imports.js';
 import { type WorkspaceRoot, normalizeRel } from './paths.js';
 

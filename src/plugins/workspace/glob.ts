@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import * as z from 'zod';
-import { describeThrown, errors, isForesightError } from '../../host/index.js';
+import { describeThrown, errors, isForesightError } from '../../contract/index.js';
 import { maxResultsParam, pathParam } from './params.js';
 import { displayPath, joinRel, normalizeRel, resolveInRoot, type ResolvedPath } from './paths.js';
 import { defineTool, type WorkspaceTool } from './tool.js';

@@ -1,6 +1,6 @@
 // Compiles a grep pattern into a line test that runs in time linear in the line, whatever the pattern.
 import { RE2JS, RE2JSSyntaxException } from 're2js';
-import { describeThrown, errors } from '../../host/index.js';
+import { describeThrown, errors } from '../../contract/index.js';
 
 export type LineTest = (line: string) => boolean;
 

@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import * as z from 'zod';
-import { describeThrown, errors } from '../../host/index.js';
+import { describeThrown, errors } from '../../contract/index.js';
 import { looksBinary } from './binary.js';
 import { formatMatches, type GrepMatch } from './grep-format.js';
 import { compileLineTest, PATTERN_SYNTAX } from './grep-pattern.js';

@@ -1,5 +1,5 @@
 // Entry of the built-in workspace plugin: read-only access to the files under one root directory.
-import { definePlugin } from '../../host/index.js';
+import { definePlugin } from '../../contract/index.js';
 import { parseWorkspaceOptions } from './options.js';
 import { createWorkspaceProvider } from './provider.js';
 

@@ -2,7 +2,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import { inheritedRules, rulesForChildren } from './ignores.js';
 import { maxResultsParam, pathParam } from './params.js';
 import { displayPath, isMissing, joinRel, resolveInRoot } from './paths.js';

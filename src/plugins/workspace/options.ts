@@ -1,6 +1,6 @@
 // The workspace plugin's options (its foresight.toml table): schema, defaults and parsing.
 import * as z from 'zod';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import { describeIssues } from './issues.js';
 
 const KIB = 1024;

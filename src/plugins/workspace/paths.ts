@@ -1,7 +1,7 @@
 // Confines every path a caller gives to the workspace root, symlinks included.
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import { isProcessSecret, reachesSystemTree, SYSTEM_TREES } from './system-paths.js';
 
 /** The root as the filesystem sees it (links resolved), so prefix checks compare real paths with real paths. */

@@ -1,5 +1,5 @@
 // Assembles the workspace provider: the four read-only tools, their enricher, the file resource template and path completion.
-import { errors, type PluginProvider } from '../../host/index.js';
+import { errors, type PluginProvider } from '../../contract/index.js';
 import { completePath } from './complete.js';
 import { createWorkspaceEnricher } from './enricher.js';
 import { createGlobTool } from './glob.js';

@@ -1,7 +1,7 @@
 // The read_file tool: a text file, or a line range of it, within the configured byte limit.
 import { stat } from 'node:fs/promises';
 import * as z from 'zod';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import { readLines, truncationHint, withHint } from './lines.js';
 import { requiredPathParam } from './params.js';
 import { displayPath, resolveInRoot } from './paths.js';

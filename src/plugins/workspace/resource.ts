@@ -4,7 +4,7 @@ import type {
   ReadResourceResult,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { errors, type RequestContext } from '../../host/index.js';
+import { errors, type RequestContext } from '../../contract/index.js';
 import { readLines, truncationHint, withHint } from './lines.js';
 import { guessMimeType } from './mime.js';
 import { displayPath, resolveInRoot } from './paths.js';

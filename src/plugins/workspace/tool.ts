@@ -1,7 +1,7 @@
 // Shapes a workspace tool: zod schemas published as JSON Schema, arguments parsed before the handler sees them.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { errors, type RequestContext, type ToolDescriptor } from '../../host/index.js';
+import { errors, type RequestContext, type ToolDescriptor } from '../../contract/index.js';
 import { describeIssues } from './issues.js';
 
 export interface WorkspaceTool {

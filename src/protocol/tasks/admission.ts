@@ -1,7 +1,7 @@
 // Which 2026-07-28 tool calls may become tasks: a task-capable tool (its `execution.taskSupport`) called with the
 // extension declared on the request. A tool that runs only as a task refuses a request without it (-32021).
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/server';
-import { type McpTool, errors } from '../../host/index.js';
+import { errors, type McpTool } from '../../contract/index.js';
 import type { InputFlow } from '../input-flow.js';
 import type { Escalation } from '../input-rounds.js';
 import type { WireErrorOptions } from '../wire-errors.js';

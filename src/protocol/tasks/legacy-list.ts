@@ -1,6 +1,6 @@
 // What a 2025 client sees of task support: nothing. Foresight serves it no tasks (it declares no `tasks`
 // capability), so a tool's `execution.taskSupport` of optional or required would only promise what it cannot have.
-import type { McpTool } from '../../host/index.js';
+import type { McpTool } from '../../contract/index.js';
 import { taskSupportOf } from './admission.js';
 
 const stripped = new WeakMap<readonly McpTool[], McpTool[]>();

@@ -2,7 +2,7 @@
 // declare the extension is refused (-32021); a task is found only by the principal that made it.
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import { envelopeOf } from '../caller.js';
 import { type WireErrorOptions, requestFailure } from '../wire-errors.js';
 import type { TaskStore } from './store.js';

@@ -2,7 +2,7 @@
 // to the principal that made it.
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { DEFAULT_MAX_TASKS, DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../../config/index.js';
-import { errors } from '../../host/index.js';
+import { errors } from '../../contract/index.js';
 import type { InputFlow } from '../input-flow.js';
 import { type SettleTask, Task } from './task.js';
 import type { DetailedTask } from './wire.js';

@@ -1,29 +1,5 @@
 // Every error Foresight raises: a stable code, a kind, and a message template. Only protocol/ maps them to the wire.
-
-export const ERROR_KINDS = [
-  'invalid_input',
-  'not_found',
-  'conflict',
-  'unavailable',
-  'timeout',
-  'internal',
-] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
-
-export class ForesightError extends Error {
-  override readonly name = 'ForesightError';
-  /** Structured facts a client can act on (e.g. the capability a request needs), sent along where the wire allows. */
-  readonly details?: Readonly<Record<string, unknown>>;
-  constructor(
-    readonly code: string,
-    readonly kind: ErrorKind,
-    message: string,
-    options?: { cause?: unknown; details?: Readonly<Record<string, unknown>> },
-  ) {
-    super(message, options);
-    if (options?.details) this.details = options.details;
-  }
-}
+import { type ErrorKind, ForesightError, PLUGIN_REPORTED } from './errors.js';
 
 /** The client capabilities a plugin may need during a call, by the name the contract's methods use. */
 export const CLIENT_CAPABILITY_NEEDS = {
@@ -43,7 +19,7 @@ export interface ErrorDefinition {
   kind: ErrorKind;
 }
 
-const catalog: ErrorDefinition[] = [];
+const catalog: ErrorDefinition[] = [{ code: PLUGIN_REPORTED, kind: 'internal' }];
 
 type Template<A extends unknown[]> = (
   ...args: A
@@ -402,35 +378,3 @@ export const errors = {
 
 /** Every code with its kind; a test keeps them unique and documented in docs/errors.md. */
 export const ERROR_CATALOG: readonly ErrorDefinition[] = catalog;
-
-/** Duck-typed, so errors from a plugin built against another copy of the package keep their kind. */
-export function isForesightError(value: unknown): value is ForesightError {
-  if (value instanceof ForesightError) return true;
-  if (!(value instanceof Error)) return false;
-  const { code, kind } = value as Partial<ForesightError>;
-  return typeof code === 'string' && (ERROR_KINDS as readonly unknown[]).includes(kind);
-}
-
-const PLUGIN_REPORTED = 'E_PLUGIN_REPORTED';
-catalog.push({ code: PLUGIN_REPORTED, kind: 'internal' });
-
-/**
- * For plugin authors: throw `new PluginError('not_found', 'no note 42')` and the client sees that message,
- * with the kind deciding how it is reported (a tool error result, or -32602 / -32002 for other requests).
- */
-export class PluginError extends ForesightError {
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
-    super(PLUGIN_REPORTED, kind, message, options);
-  }
-}
-
-/** A short, person-readable description of any thrown value (no stack). */
-export function describeThrown(value: unknown): string {
-  if (value instanceof Error) return value.message || value.name;
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}

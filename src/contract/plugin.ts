@@ -19,7 +19,8 @@ import type {
   Root,
   Tool,
 } from '@modelcontextprotocol/server';
-import type { ToolCategory, ToolEnricher } from '../enrich/index.js';
+import type { ToolCategory, ToolEnricher } from './enricher.js';
+import type { Logger } from './logger.js';
 
 export type { CacheHint };
 
@@ -30,13 +31,9 @@ export const PUBLISHED_TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Joins a prefix and a local tool or prompt name. */
 export const NAME_SEPARATOR = '__';
 
-export interface Logger {
-  trace(obj: unknown, msg?: string): void;
-  debug(obj: unknown, msg?: string): void;
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-  child(bindings: Record<string, unknown>): Logger;
+/** Whether `id` may name a plugin (and so be its default prefix). */
+export function isValidPluginId(id: string): boolean {
+  return PLUGIN_ID_PATTERN.test(id) && !id.includes(NAME_SEPARATOR);
 }
 
 export type CatalogKind = 'tools' | 'resources' | 'prompts';
