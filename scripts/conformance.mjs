@@ -6,6 +6,7 @@
 //    without prefix, so every scenario crosses the upstream plugin, once pinned to each revision upstream
 //    (`protocol = "2025-11-25"` / `"2026-07-28"`), each run with both requirement sets: a client of either era
 //    reaches a server of either era through Foresight.
+// The six runs go in LANES at a time, each run's output held and printed whole, in order, once it ends.
 // Exits 0 only when every scored scenario of every run passes; scenarios a set does not score are reported.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,6 +22,10 @@ const referee = `${root}node_modules/@modelcontextprotocol/conformance/dist/inde
 const baseline = `${root}test/conformance-baseline.yml`;
 const node24 = requireNode24();
 const servers = [];
+/** Runs at once: the referee mostly waits on the servers, so a few overlap well even on 2 cores. */
+const LANES = 3;
+/** How long a server may take to start: generous, since a busy CI machine is slow (never a measure of speed). */
+const START_MS = 60_000;
 
 /** Starts `foresight serve` on a free loopback port and resolves with its MCP URL. */
 function serve(config) {
@@ -30,7 +35,10 @@ function serve(config) {
   servers.push(server);
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${seen}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in ${START_MS / 1000} s:\n${seen}`)),
+      START_MS,
+    );
     server.stderr.on('data', (chunk) => {
       seen += chunk;
       const match = /serving Streamable HTTP on ([^\s"]+)/.exec(seen);
@@ -44,11 +52,34 @@ function serve(config) {
 }
 
 function runReferee(url, revision, title) {
-  process.stdout.write(`\n### conformance ${revision}: ${title} (${url})\n`);
   const args = [referee, 'server', '--url', url, '--requirements', revision];
   if (existsSync(baseline)) args.push('--expected-failures', baseline);
-  const suite = spawn(node24, args, { stdio: 'inherit', cwd: root });
-  return new Promise((resolve) => suite.once('exit', (c) => resolve({ revision, title, passed: c === 0 })));
+  const suite = spawn(node24, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
+  const output = [`\n### conformance ${revision}: ${title} (${url})\n`];
+  suite.stdout.on('data', (chunk) => output.push(chunk));
+  suite.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) =>
+    suite.once('close', (c) => resolve({ revision, title, passed: c === 0, output: output.join('') })),
+  );
+}
+
+/** Runs every job, LANES at a time, printing each run's output in the given order as soon as it and those before it end. */
+async function inLanes(jobs) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  let printed = 0;
+  const flush = () => {
+    while (printed < jobs.length && results[printed]) process.stdout.write(results[printed++].output);
+  };
+  const lane = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await jobs[index]();
+      flush();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LANES, jobs.length) }, lane));
+  return results;
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'foresight-conformance-'));
@@ -82,14 +113,14 @@ try {
   };
   const viaLegacy = await throughUpstream('2025-11-25');
   const viaModern = await throughUpstream('2026-07-28');
-  const runs = [
-    await runReferee(direct, '2025-11-25', 'served directly'),
-    await runReferee(direct, '2026-07-28', 'served directly'),
-    await runReferee(viaLegacy, '2025-11-25', 'through a Foresight speaking 2025-11-25 to it as an upstream'),
-    await runReferee(viaModern, '2025-11-25', 'through a Foresight speaking 2026-07-28 to it as an upstream'),
-    await runReferee(viaLegacy, '2026-07-28', 'through a Foresight speaking 2025-11-25 to it as an upstream'),
-    await runReferee(viaModern, '2026-07-28', 'through a Foresight speaking 2026-07-28 to it as an upstream'),
-  ];
+  const runs = await inLanes([
+    () => runReferee(direct, '2025-11-25', 'served directly'),
+    () => runReferee(direct, '2026-07-28', 'served directly'),
+    () => runReferee(viaLegacy, '2025-11-25', 'through a Foresight speaking 2025-11-25 to it as an upstream'),
+    () => runReferee(viaModern, '2025-11-25', 'through a Foresight speaking 2026-07-28 to it as an upstream'),
+    () => runReferee(viaLegacy, '2026-07-28', 'through a Foresight speaking 2025-11-25 to it as an upstream'),
+    () => runReferee(viaModern, '2026-07-28', 'through a Foresight speaking 2026-07-28 to it as an upstream'),
+  ]);
   process.stdout.write('\nconformance:\n');
   for (const run of runs)
     process.stdout.write(`  ${run.passed ? 'passed' : 'FAILED'}  ${run.revision}  ${run.title}\n`);
