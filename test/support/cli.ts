@@ -9,15 +9,16 @@ import type { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { PATIENCE_MS } from './patience.js';
 
 /** The built CLI; FORESIGHT_E2E_CLI points the suite at another build (e.g. to check that a broken one fails it). */
 export const CLI_PATH =
   process.env.FORESIGHT_E2E_CLI ?? fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** How long a spawned CLI may take to print its start line (node start-up on a busy 2-core box). */
-export const START_TIMEOUT_MS = 10_000;
+export const START_TIMEOUT_MS = PATIENCE_MS;
 /** How long a process may take to exit after stdin closes or a signal. */
-export const EXIT_TIMEOUT_MS = 5_000;
+export const EXIT_TIMEOUT_MS = PATIENCE_MS;
 
 /** What `serve` said on stderr, one message per JSON record (a line that is not one is kept as it is). */
 export function loggedMessages(stderr: string): string[] {

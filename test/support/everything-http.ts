@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { withTimeout } from './cli.js';
+import { PATIENCE_MS } from './patience.js';
 
 const require = createRequire(import.meta.url);
 export const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -45,7 +46,7 @@ export async function startEverythingHttp(port?: number): Promise<EverythingHttp
     child.stderr?.on('data', check);
     child.once('exit', (code) => reject(new Error(`server-everything exited (${code}):\n${said}`)));
   });
-  await withTimeout(listening, 15_000, `server-everything to listen on ${listenOn}`);
+  await withTimeout(listening, PATIENCE_MS, `server-everything to listen on ${listenOn}`);
   return {
     port: listenOn,
     url: `http://127.0.0.1:${listenOn}/mcp`,

@@ -11,6 +11,7 @@ import {
   TRACKER_METADATA_TOOLS,
 } from '../../src/plugins/kit/index.js';
 import type { Connected } from './in-memory.js';
+import { TEST_TIMEOUT_MS } from './patience.js';
 
 const UNIFIED = new Set<string>([
   ...Object.keys(ISSUE_TOOLS),
@@ -52,7 +53,7 @@ export function runProviderContract(provider: ProviderUnderTest): void {
   const check = (name: ContractCheck, body: () => Promise<void>) => {
     const reason = provider.skips?.[name];
     if (reason) it.skip(`${name} (skipped: ${reason})`, body);
-    else it(name, body, 30_000);
+    else it(name, body, TEST_TIMEOUT_MS);
   };
 
   describe(`provider contract: ${provider.kind}`, () => {

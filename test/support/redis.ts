@@ -4,6 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { probeRedis } from '../../src/cluster/index.js';
+import { PATIENCE_MS } from './patience.js';
 
 export const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -88,8 +89,12 @@ export class PrivateRedis {
   }
 }
 
-/** Polls `condition` every 20 ms for up to `ms`: pub/sub delivery and reconnects are asynchronous by nature. */
-export async function until(condition: () => boolean, ms = 5_000, what = 'the condition'): Promise<void> {
+/** Polls `condition` every 20 ms for up to `ms` (default: PATIENCE_MS): pub/sub delivery and reconnects are asynchronous by nature. */
+export async function until(
+  condition: () => boolean,
+  ms = PATIENCE_MS,
+  what = 'the condition',
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
@@ -105,6 +110,6 @@ export async function membersReady(
   clusters: readonly { reachable(): boolean }[],
   settleMs = 0,
 ): Promise<void> {
-  await until(() => clusters.every((cluster) => cluster.reachable()), 5_000, 'redis connections');
+  await until(() => clusters.every((cluster) => cluster.reachable()), PATIENCE_MS, 'redis connections');
   if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
 }

@@ -7,6 +7,7 @@ import type { HttpServing } from '../../src/protocol/index.js';
 import { createMemoryLogger } from './in-memory.js';
 import { type PostOptions, type WireAnswer, modernPost } from './modern-wire.js';
 import { type TaskPlugin, taskPlugin } from './task-plugin.js';
+import { PATIENCE_MS } from './patience.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** What a client that takes tasks declares: the extension, and elicitation for the questions a task asks. */
@@ -98,7 +99,7 @@ export function untilStatus(url: string, taskId: string, status: string): Promis
       if (task.status !== status) throw new Error(`task ${taskId} is ${task.status}, not ${status}`);
       return task;
     },
-    { timeout: 5_000, interval: 10 },
+    { timeout: PATIENCE_MS, interval: 10 },
   );
 }
 
