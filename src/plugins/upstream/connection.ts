@@ -1,142 +1,24 @@
 // One connection to an upstream MCP server: the SDK client, the transport, and the server's catalogs as last read.
-import { setMaxListeners } from 'node:events';
-import {
-  Client,
-  ProtocolError,
-  ProtocolErrorCode,
-  StreamableHTTPClientTransport,
-  type LoggingLevel,
-  type ProgressNotification,
-  type Prompt,
-  type Resource,
-  type ResourceTemplateType as ResourceTemplate,
-  type Root,
-  type Tool,
-  type Transport,
-  type VersionNegotiationMode,
-} from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import {
-  type CacheHint,
-  type CatalogCacheHints,
-  type CatalogKind,
-  describeThrown,
-  type Logger,
-  type RequestContext,
-  type ToolDescriptor,
-} from '../../contract/index.js';
-import type { UpstreamProtocol, UpstreamTarget } from './options.js';
-import { type AskedBy, OFFERED_CAPABILITIES, askAgent, inputKeyOf } from './input-bridge.js';
+import { Client, type VersionNegotiationMode } from '@modelcontextprotocol/client';
+import { type CatalogKind, describeThrown, type Logger, type RequestContext } from '../../contract/index.js';
+import { EMPTY_CATALOGS, NO_SDK_TIMEOUT, type UpstreamCatalogs, readCatalogs } from './catalogs.js';
+import { OFFERED_CAPABILITIES } from './input-bridge.js';
 import { ListenStream } from './listen-stream.js';
+import type { UpstreamProtocol, UpstreamTarget } from './options.js';
+import { type ConnectionEvents, handleServerMessages } from './server-messages.js';
 import { StderrTail } from './stderr-tail.js';
 import { SpawnedStdioTransport, endProcess } from './stdio-process.js';
-import { offersTasks, withTaskSupport } from './task-support.js';
+import { transportFor } from './transport.js';
 
-/** What the server offered when last asked; empty lists for what it does not serve. */
-export interface UpstreamCatalogs {
-  tools: ToolDescriptor[];
-  resources: Resource[];
-  resourceTemplates: ResourceTemplate[];
-  prompts: Prompt[];
-  /** The caching hints the server gave each list (a 2026-07-28 server's `ttlMs` / `cacheScope`). */
-  hints: CatalogCacheHints;
-}
-
-export const EMPTY_CATALOGS: UpstreamCatalogs = {
-  tools: [],
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-  hints: {},
-};
-
-/**
- * The caching hints on a result of the server, as the SDK client passes them through (it keeps unknown fields):
- * a 2026-07-28 server's `ttlMs` and `cacheScope`; none from a 2025 server. Checked where they are used.
- */
-function cacheHintOf(result: { ttlMs?: unknown; cacheScope?: unknown }): CacheHint {
-  return { ttlMs: result.ttlMs, cacheScope: result.cacheScope } as CacheHint;
-}
-
-export interface ConnectionEvents {
-  /** A catalog was read again after the server said it changed. */
-  catalogChanged(kind: CatalogKind): void;
-  /** `notifications/resources/updated` for one of the server's URIs. */
-  resourceUpdated(uri: string): void;
-  /** The server's URIs some agent subscribed to: a 2026-07-28 connection's listen stream opens with them. */
-  subscribed(): readonly string[];
-  /**
-   * The agent's call a message of the server belongs to (sampling, elicitation, roots, log messages during a
-   * tool call, a prompt's or a resource's reading): the newest call still running, as MCP over stdio does not say which call a message is for.
-   */
-  callInProgress(): RequestContext | undefined;
-  /**
-   * `notifications/progress` of the server. Handled here rather than by the SDK's `onprogress`, which drops a
-   * last step that arrives together with the result (it handles the response first).
-   */
-  progress(params: ProgressNotification['params']): void;
-  /** A log message of the server outside any call: it goes to Foresight's own log. */
-  serverLog(level: LoggingLevel, data: unknown, logger?: string): void;
-  /** What to answer the server's `roots/list` with: the configured roots, else the calling client's. */
-  roots?: Root[];
-  /** Outside a call: the roots of the one agent connected, if there is exactly one. */
-  clientRoots(): Promise<Root[] | undefined>;
-}
-
-/**
- * The server's tools as the host lists them. The SDK types a schema's property schemas as any JSON value, the
- * host's contract as objects (as JSON Schema has them); the host passes them on unread, so only the type changes.
- */
-function asDescriptors(tools: Tool[]): ToolDescriptor[] {
-  return tools as ToolDescriptor[];
-}
+export { EMPTY_CATALOGS, type UpstreamCatalogs } from './catalogs.js';
+export type { ConnectionEvents } from './server-messages.js';
+export { transportFor } from './transport.js';
 
 /**
  * Catalog pages read at most, so a server that keeps returning cursors cannot stall the listing: the SDK's walk
  * fails the listing past it (the connection is then retried like any other failed start).
  */
 const MAX_PAGES = 100;
-
-/**
- * fetch, after lifting the listener cap of the request's signal. The SDK passes one long-lived signal to every
- * request of a session, and undici leaves an abort listener on it per request until that request is garbage
- * collected: without this, Node warns about a listener leak on every call once a session has made ~1500.
- */
-const fetchWithoutListenerCap: typeof fetch = (input, init) => {
-  if (init?.signal) setMaxListeners(0, init.signal);
-  return fetch(input, init);
-};
-
-/** `stderr`: where a spawned server's stderr and exit are kept (one per process); given for stdio. */
-export function transportFor(target: UpstreamTarget, logger: Logger, stderr?: StderrTail): Transport {
-  if (target.kind === 'http') {
-    return new StreamableHTTPClientTransport(target.url, {
-      fetch: fetchWithoutListenerCap,
-      ...(target.token ? { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } } : {}),
-    });
-  }
-  const transport = new SpawnedStdioTransport({
-    command: target.command,
-    args: target.args,
-    // The SDK's safe default set (PATH, HOME, …), not Foresight's whole environment with its secrets.
-    env: { ...getDefaultEnvironment(), ...target.env },
-    ...(target.cwd ? { cwd: target.cwd } : {}),
-    stderr: 'pipe',
-  });
-  // Each line as kept (secrets cut, length bounded), so the debug log shows no more than a failure would.
-  if (stderr === undefined) return transport;
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    for (const line of stderr.write(chunk)) logger.debug({ stderr: line }, 'upstream: stderr');
-  });
-  transport.onexit = (exit) => stderr.ended(exit);
-  return transport;
-}
-
-/**
- * The SDK's own request timeout (60 s by default) would cut what the start deadline allows while the catalogs
- * are read; that reading ends through its signal instead. (2^31 − 1 ms, setTimeout's limit.)
- */
-const NO_SDK_TIMEOUT = { timeout: 2_147_483_647 };
 
 /**
  * How long a server may take to answer `server/discover`. Over stdio a silent server is taken for a legacy one
@@ -254,7 +136,7 @@ export class UpstreamConnection {
   private readInOrder(signal?: AbortSignal): Promise<void> {
     const next = this.reading.then(async () => {
       try {
-        this.catalogs = await this.readCatalogs(signal);
+        this.catalogs = await readCatalogs(this.client, this.target, signal);
       } finally {
         // The SDK keeps its listener on a request's signal: aborting it after the answer would send the
         // server a cancellation for a request it has long answered.
@@ -309,108 +191,24 @@ export class UpstreamConnection {
   }
 
   private listen(): void {
-    const { client } = this;
-    const reread = (kind: CatalogKind) => () => {
-      this.changedKinds.add(kind);
-      // A newer notice supersedes a re-reading still waiting: a server that never answered one listing must
-      // not hold up every later one. (The reading at connect is not ended this way; it has its own signal.)
-      this.rereading?.abort();
-      const rereading = new AbortController();
-      this.rereading = rereading;
-      this.readInOrder(rereading.signal).then(
-        () => {
-          for (const changed of this.changedKinds) this.events.catalogChanged(changed);
-          this.changedKinds.clear();
-        },
-        // The next change, or a reconnect, reads it again; the last good catalog stays listed.
-        () => {},
-      );
-    };
-    client.setNotificationHandler('notifications/tools/list_changed', reread('tools'));
-    client.setNotificationHandler('notifications/resources/list_changed', reread('resources'));
-    client.setNotificationHandler('notifications/prompts/list_changed', reread('prompts'));
-    client.setNotificationHandler('notifications/progress', ({ params }) => this.events.progress(params));
-    client.setNotificationHandler('notifications/resources/updated', (notification) => {
-      this.events.resourceUpdated(notification.params.uri);
-    });
-    const during = (what: string): RequestContext => {
-      const call = this.events.callInProgress();
-      if (call === undefined)
-        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${what} is only passed on during a call`);
-      return call;
-    };
-    // The same handlers answer a legacy server's requests and a modern server's `input_required` results: the
-    // SDK fulfils those through them during the call, then retries the call with the answers. The agent is asked
-    // under the server's own key, so a modern agent sees the server's `inputRequests` as the server named them.
-    const askedBy = (id: unknown, params: unknown): AskedBy => ({
-      modern: client.getProtocolEra() === 'modern',
-      id,
-      params,
-    });
-    const keyed = (id: unknown, params: unknown) => {
-      const key = inputKeyOf(askedBy(id, params));
-      return key === undefined ? undefined : { key };
-    };
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => {
-      const call = during('sampling');
-      return askAgent(call, () => call.createMessage(request.params, keyed(ctx.mcpReq.id, request.params)));
-    });
-    client.setRequestHandler('elicitation/create', (request, ctx) => {
-      const call = during('elicitation');
-      return askAgent(call, () => call.elicit(request.params, keyed(ctx.mcpReq.id, request.params)));
-    });
-    client.setRequestHandler('roots/list', async (request, ctx) => {
-      if (this.events.roots) return { roots: this.events.roots };
-      const call = this.events.callInProgress();
-      // Outside a call: the one agent's roots; with none or several agents (over HTTP many share this
-      // server), no roots, so a server such as server-filesystem keeps the directories it was started with.
-      if (call === undefined) return { roots: (await this.events.clientRoots()) ?? [] };
-      const { listRoots } = call;
-      if (listRoots === undefined)
-        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'the client has no roots');
-      return askAgent(call, () => listRoots.call(call, keyed(ctx.mcpReq.id, request.params)), false);
-    });
-    client.setNotificationHandler('notifications/message', async ({ params }) => {
-      const call = this.events.callInProgress();
-      if (call) await call.log(params.level, params.data, params.logger);
-      else this.events.serverLog(params.level, params.data, params.logger);
-    });
+    handleServerMessages(this.client, this.events, (kind) => this.reread(kind));
   }
 
-  private async readCatalogs(signal?: AbortSignal): Promise<UpstreamCatalogs> {
-    const { client } = this;
-    const caps = client.getServerCapabilities() ?? {};
-    // 'refresh': a reading follows a change, so it always asks the server (and re-stores the SDK's copy,
-    // which callTool validates structured output against).
-    const options = { ...(signal ? { signal } : {}), ...NO_SDK_TIMEOUT, cacheMode: 'refresh' as const };
-    // The SDK walks every page (up to the client's listMaxPages) when asked without a cursor.
-    const hints: CatalogCacheHints = {};
-    /** Keeps the hints the server gave a list, and gives its entries. */
-    const entries = <T>(list: keyof CatalogCacheHints, result: object, items: T[]): T[] => {
-      hints[list] = cacheHintOf(result);
-      return items;
-    };
-    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-      caps.tools
-        ? client.listTools(undefined, options).then((r) =>
-            withTaskSupport(asDescriptors(entries('tools', r, r.tools)), {
-              serverOffersTasks: offersTasks(caps),
-              ...(this.target.tasks ? { configured: this.target.tasks } : {}),
-            }),
-          )
-        : [],
-      caps.resources
-        ? client.listResources(undefined, options).then((r) => entries('resources', r, r.resources))
-        : [],
-      caps.resources
-        ? client
-            .listResourceTemplates(undefined, options)
-            .then((r) => entries('resourceTemplates', r, r.resourceTemplates))
-        : [],
-      caps.prompts
-        ? client.listPrompts(undefined, options).then((r) => entries('prompts', r, r.prompts))
-        : [],
-    ]);
-    return { tools, resources, resourceTemplates, prompts, hints };
+  /** Reads the catalogs again after the server said `kind` changed; once read, tells of every kind changed. */
+  private reread(kind: CatalogKind): void {
+    this.changedKinds.add(kind);
+    // A newer notice supersedes a re-reading still waiting: a server that never answered one listing must
+    // not hold up every later one. (The reading at connect is not ended this way; it has its own signal.)
+    this.rereading?.abort();
+    const rereading = new AbortController();
+    this.rereading = rereading;
+    this.readInOrder(rereading.signal).then(
+      () => {
+        for (const changed of this.changedKinds) this.events.catalogChanged(changed);
+        this.changedKinds.clear();
+      },
+      // The next change, or a reconnect, reads it again; the last good catalog stays listed.
+      () => {},
+    );
   }
 }

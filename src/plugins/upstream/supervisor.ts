@@ -1,7 +1,7 @@
 // Keeps one upstream connection alive: connects in the background, restarts a server that exits or cannot be
 // reached (with backoff), re-initialises an HTTP session the server has forgotten, and says how it is doing.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Client, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { clampDelay, errors, type Logger, type PluginHealth } from '../../contract/index.js';
 import {
   type ConnectionEvents,
@@ -10,22 +10,21 @@ import {
   type UpstreamCatalogs,
 } from './connection.js';
 import { type FailureReport, exitReport, plainReport, startFailure } from './failures.js';
+import { HandshakeFallback } from './handshake-fallback.js';
 import { type Backoff, DEFAULT_BACKOFF, type UpstreamTarget, describeTarget } from './options.js';
+import { type ConnectionFailure, connectionFailure, refused } from './request-failure.js';
 import { StderrTail } from './stderr-tail.js';
+import {
+  type SupervisorState as State,
+  healthOf,
+  lostError,
+  stateDetail,
+  unsentError,
+} from './supervisor-state.js';
 import { type CallOfRequest, Waiting } from './waiting.js';
 
 /** A connection that stayed up this long was healthy: the next failure starts the backoff again. */
 const STABLE_MS = 30_000;
-
-/**
- * `restart` counts the failures in a row: 0 while connecting the first time, N while waiting for or making the
- * Nth attempt to restart; `failure` is the last failure; `attemptAt` (Date.now() time) is when that attempt begins.
- */
-type State =
-  | { kind: 'connecting'; restart: 0 }
-  | { kind: 'restarting'; restart: number; failure: FailureReport; attemptAt: number }
-  | { kind: 'connected'; connection: UpstreamConnection; since: number }
-  | { kind: 'closed' };
 
 export type SupervisorEvents = ConnectionEvents & {
   /** Connected (first time or again): the catalogs may differ from the last good ones. */
@@ -36,23 +35,6 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
   let resolve = () => {};
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-/** Why a request failed, as far as the connection is concerned. */
-type ConnectionFailure = 'closed' | 'session_gone' | 'unreachable';
-
-function connectionFailure(error: unknown): ConnectionFailure | undefined {
-  // The server went away with the request unanswered (its process exited, its stream ended).
-  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return 'closed';
-  // The server no longer knows our session (it restarted, or expired it): the spec says to initialise anew.
-  // (A modern server has no sessions; one that answers 404 was replaced by a legacy one, which also wants anew.)
-  if (error instanceof SdkHttpError && error.status === 404) return 'session_gone';
-  // Servers that answer 400 for an unknown session (server-everything among them) mean the same.
-  if (error instanceof SdkHttpError && error.status === 400 && /session/i.test(error.message))
-    return 'session_gone';
-  // fetch() itself failed: refused, reset, DNS. The server is down, not the request wrong.
-  if (error instanceof TypeError && /fetch failed/i.test(error.message)) return 'unreachable';
-  return undefined;
 }
 
 export class UpstreamSupervisor {
@@ -70,12 +52,8 @@ export class UpstreamSupervisor {
   #failures = 0;
   /** Set when a request found the session gone: the next connect is immediate and counts as no failure. */
   #renewing = false;
-  /**
-   * A server spawned under `protocol = "auto"` that exits during the first connect may be one that ends on any
-   * first request but `initialize` (the `server/discover` probe): it is tried once more at once on the 2025
-   * handshake, and spoken to that way from then on if that connects.
-   */
-  #handshakeFallback: 'untried' | 'trying' | 'legacy' | 'spent' = 'untried';
+  /** Whether a spawned server is spoken to on the 2025 handshake after exiting on the probe. */
+  readonly #handshake: HandshakeFallback;
   /** Wakes whoever waits for the next state (a request waiting for a renewed session). */
   #changed = deferred();
   /** Resolved when the first attempt to connect is over: connected (its catalogs announced), failed, or stopped. */
@@ -87,6 +65,7 @@ export class UpstreamSupervisor {
     this.#logger = logger;
     this.#events = events;
     this.#backoff = backoff;
+    this.#handshake = new HandshakeFallback(target);
   }
 
   /** Starts connecting in the background; returns at once. */
@@ -129,21 +108,7 @@ export class UpstreamSupervisor {
   }
 
   health(): PluginHealth {
-    const state = this.#state;
-    const tools = `${this.catalogs().tools.length} tools`;
-    switch (state.kind) {
-      case 'connecting':
-        return { state: 'starting', detail: `connecting to ${this.#where}` };
-      case 'connected':
-        return { state: 'ready', detail: `connected to ${this.#where}, ${tools}` };
-      case 'restarting':
-        return {
-          state: 'down',
-          detail: `${this.#describe(state, state.failure.detail)}; listing its last good catalog (${tools})`,
-        };
-      case 'closed':
-        return { state: 'down', detail: `closed (${this.#where})` };
-    }
+    return healthOf(this.#state, this.#where, `${this.catalogs().tools.length} tools`);
   }
 
   /**
@@ -172,7 +137,7 @@ export class UpstreamSupervisor {
         // A forgotten session refuses the request unrun, and a refused connection never carried it: any call
         // may go again. A request cut off may have been run: only a call without side effects may go again.
         const cutOff = failure === 'closed' || (failure === 'unreachable' && !refused(error));
-        if (retried || (cutOff && !readOnly)) throw this.#lostError(cutOff);
+        if (retried || (cutOff && !readOnly)) throw lostError(this.#where, this.#state, cutOff);
         if (failure === 'session_gone')
           this.#logger.info({}, 'upstream: the server forgot the session; initialising a new one');
         else if (cutOff)
@@ -200,7 +165,7 @@ export class UpstreamSupervisor {
             `the next attempt is due in ${state.attemptAt - Date.now()} ms, after the call's deadline`,
           );
         waiting ??= new Waiting(call, (waitedMs) =>
-          errors.upstreamRestartTimeout(this.#where, waitedMs, this.#stateDetail(), again),
+          errors.upstreamRestartTimeout(this.#where, waitedMs, stateDetail(this.#state), again),
         );
         await waiting.until(this.#changed.promise);
       }
@@ -211,42 +176,7 @@ export class UpstreamSupervisor {
 
   /** The server is not there, and the call was not sent to it (`again`: not sent a second time). */
   #unsentError(again: boolean, why?: string): Error {
-    const what = again
-      ? 'the call, cut off when the server went away, was not sent again'
-      : 'the call was not sent';
-    return errors.upstreamUnavailable(
-      this.#where,
-      `${this.#stateDetail()}; ${what}${why === undefined ? '' : ` (${why})`}, so it is safe to make again once the server is back`,
-    );
-  }
-
-  /** The server went away with the call's request out: `cutOff` false when the request never reached it. */
-  #lostError(cutOff: boolean): Error {
-    if (!cutOff) return this.#unsentError(false);
-    return errors.upstreamUnavailable(
-      this.#where,
-      `${this.#stateDetail()}; it went away while the call was in flight, so the call may or may not have taken effect: check before making it again`,
-    );
-  }
-
-  #stateDetail(): string {
-    const state = this.#state;
-    return state.kind === 'restarting'
-      ? this.#describe(state, state.failure.message)
-      : state.kind === 'connecting'
-        ? 'still connecting'
-        : state.kind === 'closed'
-          ? 'closed'
-          : 'connected';
-  }
-
-  /**
-   * `failure`: its message (in errors) or its longer detail (in health). Neither is redacted here beyond the
-   * secrets the server was given (see StderrTail): the host redacts error messages on the wire, the CLI what it
-   * prints, and the host's logger every line.
-   */
-  #describe(state: { restart: number }, failure: string): string {
-    return `unavailable, restarting (attempt ${state.restart}): ${failure}`;
+    return unsentError(this.#where, this.#state, again, why);
   }
 
   /** Closes a connection a request found broken; the supervising loop connects again. */
@@ -313,9 +243,7 @@ export class UpstreamSupervisor {
       const stderr = this.#target.kind === 'stdio' ? new StderrTail(this.#target.secrets) : undefined;
       try {
         connection = await UpstreamConnection.open(
-          this.#handshakeFallback === 'trying' || this.#handshakeFallback === 'legacy'
-            ? { ...this.#target, protocol: '2025-11-25' }
-            : this.#target,
+          this.#handshake.target(),
           this.#logger,
           this.#events,
           attempt.signal,
@@ -323,7 +251,7 @@ export class UpstreamSupervisor {
         );
       } catch (error) {
         if (stopping.aborted) return;
-        if (this.#tryHandshakeFallback(stderr)) continue;
+        if (this.#handshake.tryAfterFailure(stderr)) continue;
         this.#renewing = false;
         this.#failures += 1;
         this.#setState(this.#restarting(startFailure(error, this.#target, stderr)));
@@ -338,11 +266,7 @@ export class UpstreamSupervisor {
         return;
       }
       this.#renewing = false;
-      // Only a server that never connected under `auto` is taken for one that ends on the probe: a later crash
-      // of one that did connect says nothing of its handshake.
-      if (this.#handshakeFallback === 'untried') this.#handshakeFallback = 'spent';
-      else if (this.#handshakeFallback === 'trying') {
-        this.#handshakeFallback = 'legacy';
+      if (this.#handshake.connected()) {
         this.#logger.warn(
           { protocolVersion: '2025-11-25' },
           'upstream: the server exited on the server/discover probe and answered the 2025-11-25 handshake; it is spoken to on 2025-11-25 from now on (set protocol = "2025-11-25" to skip the probe)',
@@ -367,19 +291,6 @@ export class UpstreamSupervisor {
       this.#markLost(connection, this.#lossOf(connection));
       await this.#waitToRestart('upstream: lost');
     }
-  }
-
-  /**
-   * Whether to try the 2025 handshake at once after a failed connect: once, for a spawned server under `auto`
-   * whose process ended while connecting. A second failure is reported as any other (and `auto` stays).
-   */
-  #tryHandshakeFallback(stderr: StderrTail | undefined): boolean {
-    if (this.#handshakeFallback === 'trying') this.#handshakeFallback = 'spent';
-    if (this.#handshakeFallback !== 'untried') return false;
-    const auto = this.#target.kind === 'stdio' && (this.#target.protocol ?? 'auto') === 'auto';
-    if (!auto || stderr?.exit === undefined) return false;
-    this.#handshakeFallback = 'trying';
-    return true;
   }
 
   /** Why a connection that was up is gone: as a request found it, else how the server's process ended. */
@@ -412,10 +323,4 @@ export class UpstreamSupervisor {
       signal: this.#stopping.signal,
     }).catch(() => {});
   }
-}
-
-/** Whether an unreachable server refused the connection, so the request never reached it. */
-function refused(error: unknown): boolean {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof Error && (cause as NodeJS.ErrnoException).code === 'ECONNREFUSED';
 }
