@@ -1,13 +1,7 @@
 // One call that may ask a modern client for input: it runs until it finishes or waits on input requests,
 // which the request answers as an InputRequiredResult; the retry's answers let it go on.
-import { createHash, randomUUID } from 'node:crypto';
-import {
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  ListRootsResultSchema,
-} from '@modelcontextprotocol/core';
+import { randomUUID } from 'node:crypto';
 import type {
-  ClientCapabilities,
   CreateMessageRequest,
   CreateMessageResult,
   ElicitRequest,
@@ -16,46 +10,28 @@ import type {
 } from '@modelcontextprotocol/server';
 import { clampDelay, errors, type InputRequestOptions } from '../contract/index.js';
 import { type CallEnvironment } from '../host/index.js';
-import { canonicalJson } from '../planner/index.js';
+import { type AskingCall, FlowEnvironment } from './flow-environment.js';
+import {
+  type AskedInput,
+  type InputChannel,
+  type InputMethod,
+  KEY_PREFIX,
+  MAX_CARRIED_BYTES,
+  inputDigest,
+  isAnswerTo,
+} from './input-requests.js';
 import type { CarriedAnswer } from './request-state.js';
 
-export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-
-/** One input request as it goes into `inputRequests`. */
-export interface AskedInput {
-  method: InputMethod;
-  params?: Record<string, unknown>;
-  digest: string;
-}
-
-/** The input requests of a round as the wire shows them, under their keys (params left out when there are none). */
-export function wireInputRequests(
-  asked: ReadonlyMap<string, AskedInput>,
-): Record<string, { method: InputMethod; params?: Record<string, unknown> }> {
-  const requests: Record<string, { method: InputMethod; params?: Record<string, unknown> }> = {};
-  for (const [key, { method, params }] of asked)
-    requests[key] = params === undefined ? { method } : { method, params };
-  return requests;
-}
-
-/** What the request that currently drives the call offers it. */
-export interface InputChannel {
-  /** The request's own cancellation. */
-  signal: AbortSignal;
-  /** The request's JSON-RPC id; none for a task driving the call. */
-  readonly requestId?: string | number;
-  sendProgress?: CallEnvironment['sendProgress'];
-  sendLog?: CallEnvironment['sendLog'];
-  logLevel?: CallEnvironment['logLevel'];
-  /** What the client declared, on this request, that it can answer. */
-  capabilities: ClientCapabilities | undefined;
-  /** The plugin deadline the call runs under (`CallEnvironment.deadline`); read when the call starts. */
-  deadline?: CallEnvironment['deadline'];
-  /** Who the request comes from (`CallEnvironment.principal`). */
-  readonly principal?: string;
-  /** What the request's access token allows (`CallEnvironment.mayCall`). */
-  readonly mayCall?: CallEnvironment['mayCall'];
-}
+export {
+  type AskedInput,
+  type InputChannel,
+  type InputMethod,
+  MAX_CARRIED_BYTES,
+  inputDigest,
+  isAnswerTo,
+  mayBeAsked,
+  wireInputRequests,
+} from './input-requests.js';
 
 export type FlowEvent<R> =
   | { kind: 'done'; result: R }
@@ -72,39 +48,7 @@ interface Pending extends AskedInput {
   reject(error: unknown): void;
 }
 
-/** The longest state a call may carry in its requestState (`RequestContext.carryInput`). */
-export const MAX_CARRIED_BYTES = 32 * 1024;
-
-const KEY_PREFIX: Record<InputMethod, string> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
-
-const RESPONSE_SCHEMAS = {
-  'elicitation/create': ElicitResultSchema,
-  'sampling/createMessage': CreateMessageResultSchema,
-  'roots/list': ListRootsResultSchema,
-} as const;
-
-/** Digest of an input request: an answer given to one question is never fed to another. */
-export function inputDigest(method: InputMethod, params: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson({ method, params: params ?? {} }))
-    .digest('base64url');
-}
-
-/** Whether a client that declared `capabilities` could be asked anything during a call (the methods above). */
-export function mayBeAsked(capabilities: ClientCapabilities | undefined): boolean {
-  return Boolean(capabilities?.elicitation ?? capabilities?.sampling ?? capabilities?.roots);
-}
-
-/** Whether `response` has the shape of an answer to `method` (answers come from the client: untrusted). */
-export function isAnswerTo(method: InputMethod, response: unknown): boolean {
-  return RESPONSE_SCHEMAS[method].safeParse(response).success;
-}
-
-export class InputFlow<R> {
+export class InputFlow<R> implements AskingCall {
   /** Rounds of input this call (and the calls it replays) asked for so far. */
   round: number;
   // Most calls never ask for input: what only asking needs is made on first use, so a call that does not ask
@@ -384,104 +328,5 @@ export class InputFlow<R> {
   /** The call's abort signal, made on first read. */
   get signal(): AbortSignal {
     return this.controller.signal;
-  }
-}
-
-/** What the environment needs of its flow. */
-type AskingCall = Pick<
-  InputFlow<unknown>,
-  | 'signal'
-  | 'aborted'
-  | 'driver'
-  | 'replayed'
-  | 'carry'
-  | 'carriedIn'
-  | 'elicit'
-  | 'createMessage'
-  | 'listRoots'
->;
-
-/**
- * What the call of a flow sees as its environment. A class, so a call that never asks costs one small object:
- * accessors live on the prototype, and the functions the contract calls are made once per flow, when first used.
- * Each request declares its own capabilities and brings its own progress and log channel, so they are read
- * from whichever request drives the call at the time.
- */
-class FlowEnvironment implements CallEnvironment {
-  #elicit: CallEnvironment['elicit'];
-  #createMessage: CallEnvironment['createMessage'];
-  #listRoots: CallEnvironment['listRoots'];
-
-  #principal: string | undefined;
-
-  constructor(private readonly flow: AskingCall) {}
-
-  /** The principal of the request that started the call: a driver taking it over later does not change it. */
-  get principal(): string | undefined {
-    return (this.#principal ??= this.flow.driver.principal);
-  }
-
-  /** The request driving the call now: a retry brings its own token. */
-  get mayCall() {
-    return this.flow.driver.mayCall;
-  }
-
-  get signal(): AbortSignal {
-    return this.flow.signal;
-  }
-
-  get aborted(): boolean {
-    return this.flow.aborted;
-  }
-
-  get requestId(): string | number | undefined {
-    return this.flow.driver.requestId;
-  }
-
-  get deadline() {
-    return this.flow.driver.deadline;
-  }
-
-  get sendProgress() {
-    return this.flow.driver.sendProgress;
-  }
-
-  get sendLog() {
-    return this.flow.driver.sendLog;
-  }
-
-  get clientCapabilities() {
-    return this.flow.driver.capabilities;
-  }
-
-  get logLevel() {
-    return this.flow.driver.logLevel;
-  }
-
-  get replayedInput(): boolean {
-    return this.flow.replayed;
-  }
-
-  get carryInput(): (state: string) => void {
-    return this.flow.carry;
-  }
-
-  get carriedInput(): string | undefined {
-    return this.flow.carriedIn;
-  }
-
-  get elicit() {
-    if (!this.flow.driver.capabilities?.elicitation) return undefined;
-    return (this.#elicit ??= (params, _signal, options) => this.flow.elicit(params, options));
-  }
-
-  get createMessage() {
-    if (!this.flow.driver.capabilities?.sampling) return undefined;
-    return (this.#createMessage ??= (params, _signal, options) => this.flow.createMessage(params, options));
-  }
-
-  get listRoots() {
-    if (!this.flow.driver.capabilities?.roots) return undefined;
-    return (this.#listRoots ??= (_signal, options) => this.flow.listRoots(options));
   }
 }
