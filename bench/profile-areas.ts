@@ -50,11 +50,13 @@ console.log(
 
 /** The area of docs/benchmarks.md ("Where Foresight's extra CPU goes") a file or package belongs to. */
 function areaOf(owner: string): string {
-  if (/^protocol\/(http|http-guard|event-store|param-headers)\.js$/.test(owner)) return 'HTTP listener';
-  if (/^protocol\/(input-flow|input-rounds|request-state)\.js$/.test(owner)) return '2026-07-28 input rounds';
+  if (/^protocol\/(http|http-[a-z]+|event-store|param-headers)\.js$/.test(owner)) return 'HTTP listener';
+  if (/^protocol\/(input-flow|input-rounds|input-requests|flow-environment|request-state)\.js$/.test(owner))
+    return '2026-07-28 input rounds';
   if (owner.startsWith('SDK ') || /^protocol\/stdio(-transport)?\.js$/.test(owner))
     return 'SDK + stdio transport';
-  if (owner.startsWith('protocol/') || owner === 'create-host.js') return 'server factory, caller, streams';
+  if (owner.startsWith('protocol/') || owner.startsWith('compose/') || owner === 'create-host.js')
+    return 'server factory, caller, streams';
   if (owner.startsWith('host/')) return 'host';
   if (owner.startsWith('planner/')) return 'planner';
   if (owner.startsWith('enrich/') || owner.startsWith('format/')) return 'enrich + format';
