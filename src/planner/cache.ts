@@ -12,14 +12,7 @@ import type {
   ResultCacheStats,
 } from './cache-types.js';
 
-export type {
-  CacheKeyParts,
-  CachedResult,
-  InFlight,
-  OutcomeListener,
-  ResultCacheOptions,
-  ResultCacheStats,
-} from './cache-types.js';
+export type * from './cache-types.js';
 
 export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 

@@ -11,16 +11,7 @@ import type {
 import { MAX_ARGUMENT_SETS_PER_LINK } from './projection.js';
 import { TransitionCounts } from './transition-counts.js';
 
-export type {
-  AutoOffOptions,
-  AutoOffSwitch,
-  CallObservation,
-  LearnedEdge,
-  LearnerOptions,
-  PlannedLink,
-  PlannedSet,
-  SetOutcomeStatus,
-} from './learning-types.js';
+export type * from './learning-types.js';
 export { DEFAULT_AUTO_OFF, DEFAULT_LAG_WINDOW, DEFAULT_PRIOR_STRENGTH } from './learner-settings.js';
 export { positionPrior } from './transition-counts.js';
 export { type RankedEdge, rankEdgesByDivergence } from './edge-ranking.js';
