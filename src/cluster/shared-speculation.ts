@@ -7,8 +7,7 @@
 // key to find and delete), and a process that was cut off (whose writes bumped nothing) bumps the epoch when it
 // returns, so nothing stored before can be served stale. Each multi-key step is one Lua script: a process dying
 // mid-write leaves either the whole step or none of it.
-import { createHash, randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type {
   SharedClaim,
@@ -17,7 +16,21 @@ import type {
   SharedSpeculation,
   WasteBudgetChange,
 } from '../planner/index.js';
-import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
+import { BudgetRelay } from './budget-relay.js';
+import { ClaimWaiters } from './claim-waiters.js';
+import { boundedCommand, sendUnwaited } from './speculation-commands.js';
+import type { SharedRedis } from './shared-redis.js';
+import {
+  CHANNEL,
+  CLAIM_SCRIPT,
+  type Message,
+  type Payload,
+  SETTLE_SCRIPT,
+  claimOf,
+  entryOf,
+  idOf,
+  parseMessage,
+} from './speculation-wire.js';
 
 /** How long an agent's call waits for a lookup before going on without it. */
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 50;
@@ -26,46 +39,6 @@ export const MAX_SHARED_RESULT_BYTES = 1024 * 1024;
 /** Own stored keys remembered (by id) to hear that another process served them. */
 const OWN_KEYS_REMEMBERED = 10_000;
 
-const CHANNEL = 'spec';
-
-/** What travels on the channel. `from` lets a process skip its own invalidations (applied already). */
-type Message =
-  | { from: string; k: 'settled' | 'failed' | 'served'; id: string }
-  | { from: string; k: 'invalidate'; tools: string[]; match?: Record<string, unknown> }
-  | { from: string; k: 'budget'; n: number; h: number; w: number };
-
-/** The stored value after its `<gen>|<epoch>|` stamp. */
-interface Payload {
-  s: number;
-  c?: number;
-  r: CallToolResult;
-}
-
-// KEYS: entry, claim, gen, epoch. ARGV: claim value, claim ttl ms.
-const CLAIM_SCRIPT = `
-local gen = redis.call('GET', KEYS[3]) or '0'
-local epoch = redis.call('GET', KEYS[4]) or '0'
-local stamp = gen .. '|' .. epoch .. '|'
-local stored = redis.call('GET', KEYS[1])
-if stored and string.sub(stored, 1, #stamp) == stamp then return {'covered'} end
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'claimed', gen, epoch} end
-return {'taken'}`;
-
-// KEYS: entry, claim, gen, epoch. ARGV: claim value, stamp at claim, payload, ttl ms, channel, settled msg, failed msg.
-// An empty payload releases the claim without storing. "failed" is told only for a claim still ours: another
-// process's claim on the key (ours lapsed) has waiters of its own.
-const SETTLE_SCRIPT = `
-local stored = 0
-local stamp = (redis.call('GET', KEYS[3]) or '0') .. '|' .. (redis.call('GET', KEYS[4]) or '0') .. '|'
-if ARGV[3] ~= '' and stamp == ARGV[2] then
-  redis.call('SET', KEYS[1], stamp .. ARGV[3], 'PX', ARGV[4])
-  stored = 1
-end
-local mine = redis.call('GET', KEYS[2]) == ARGV[1]
-if mine then redis.call('DEL', KEYS[2]) end
-if stored == 1 then redis.call('PUBLISH', ARGV[5], ARGV[6]) elseif mine then redis.call('PUBLISH', ARGV[5], ARGV[7]) end
-return stored`;
-
 export interface RedisSpeculationOptions {
   /** How long a claim holds: the longest a process waits for another's call; the holder's call may outlast it. */
   claimTimeoutMs: number;
@@ -73,18 +46,23 @@ export interface RedisSpeculationOptions {
   lookupTimeoutMs?: number;
 }
 
-type Waiter = (settled: boolean) => void;
-
 export class RedisSpeculation implements SharedSpeculation {
   readonly #origin = randomUUID();
-  readonly #waiters = new Map<string, Set<Waiter>>();
+  readonly #waiters = new ClaimWaiters();
   /** Keys this process stored, by id: who to tell when another process served one. */
   readonly #ownKeys = new LRUCache<string, string>({ max: OWN_KEYS_REMEMBERED });
   readonly #invalidateListeners: ((tools: readonly string[], match?: Record<string, unknown>) => void)[] = [];
   readonly #servedListeners: ((key: string) => void)[] = [];
-  readonly #budgetListeners: ((change: WasteBudgetChange) => void)[] = [];
-  /** This process's waste budget changes not told yet (told at the end of the turn that made them). */
-  #budgetChange: WasteBudgetChange | undefined;
+  readonly #budget = new BudgetRelay((told) => {
+    const message: Message = {
+      from: this.#origin,
+      k: 'budget',
+      n: told.decisions,
+      h: told.hits,
+      w: told.waste,
+    };
+    this.redis.publish(CHANNEL, JSON.stringify(message));
+  });
   readonly #lookupTimeoutMs: number;
 
   constructor(
@@ -96,7 +74,7 @@ export class RedisSpeculation implements SharedSpeculation {
     // Cut off, no holder's message can arrive: the waiters make their calls themselves now, not at the deadline.
     redis.onReadyChange((ready) => {
       if (ready) return;
-      for (const waiters of [...this.#waiters.values()]) for (const waiter of [...waiters]) waiter(false);
+      this.#waiters.releaseAll();
     });
     // Whatever this process wrote while cut off bumped no generation: nothing stored before may be served now.
     // Sent at once, not a turn later: a lookup made after the reconnect must reach Redis behind it.
@@ -257,33 +235,11 @@ export class RedisSpeculation implements SharedSpeculation {
 
   shareBudgetChange(change: WasteBudgetChange): void {
     if (!this.redis.ready) return;
-    const pending = this.#budgetChange;
-    if (pending !== undefined) {
-      pending.decisions += change.decisions;
-      pending.hits += change.hits;
-      pending.waste += change.waste;
-      return;
-    }
-    this.#budgetChange = { ...change };
-    // Told at the end of this turn: a plan admits its calls in one turn, and the message then leaves in the same
-    // write to Redis as the claims of the calls it admitted.
-    queueMicrotask(() => {
-      const told = this.#budgetChange;
-      this.#budgetChange = undefined;
-      if (told === undefined) return;
-      const message: Message = {
-        from: this.#origin,
-        k: 'budget',
-        n: told.decisions,
-        h: told.hits,
-        w: told.waste,
-      };
-      this.redis.publish(CHANNEL, JSON.stringify(message));
-    });
+    this.#budget.share(change);
   }
 
   onBudgetChange(listener: (change: WasteBudgetChange) => void): void {
-    this.#budgetListeners.push(listener);
+    this.#budget.listen(listener);
   }
 
   #message(k: 'settled' | 'failed', id: string): string {
@@ -304,35 +260,13 @@ export class RedisSpeculation implements SharedSpeculation {
   }
 
   /** One command, given up after the lookup bound (undefined then, or when it fails): never an agent's delay. */
-  async #bounded<T>(command: () => Promise<T>): Promise<T | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      this.redis.roundTrip();
-      return await Promise.race([
-        command(),
-        new Promise<undefined>((resolve) => {
-          // Given up only after one more look at the sockets: when this process's own event loop was the slow part
-          // (a long synchronous task), the answer is there already and is read before this check runs.
-          timer = setTimeout(() => setImmediate(() => resolve(undefined)), this.#lookupTimeoutMs);
-        }),
-      ]);
-    } catch (error) {
-      this.redis.logger.debug({ err: String(error) }, 'shared speculation: command failed or too slow');
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+  #bounded<T>(command: () => Promise<T>): Promise<T | undefined> {
+    return boundedCommand(this.redis, this.#lookupTimeoutMs, command);
   }
 
   /** A command nobody waits for; its failure costs sharing one result, never a call. */
   #send(command: (client: SharedRedis['client']) => Promise<unknown>, what: string): void {
-    if (!this.redis.ready) return;
-    this.redis.roundTrip();
-    Promise.resolve()
-      .then(() => command(this.redis.client))
-      .catch((error: unknown) =>
-        this.redis.logger.debug({ err: String(error), what }, 'shared speculation: command failed'),
-      );
+    sendUnwaited(this.redis, command, what);
   }
 
   /** The claimed call's stored result, once its holder settles it or the claim lapses. */
@@ -343,26 +277,8 @@ export class RedisSpeculation implements SharedSpeculation {
     signal: AbortSignal | undefined,
   ): Promise<SharedEntry | undefined> {
     signal?.throwIfAborted();
-    const settled = await new Promise<boolean>((resolve, reject) => {
-      const waiters = this.#waiters.get(id) ?? new Set<Waiter>();
-      this.#waiters.set(id, waiters);
-      const done = (value: boolean) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        waiters.delete(waiter);
-        if (waiters.size === 0 && this.#waiters.get(id) === waiters) this.#waiters.delete(id);
-        resolve(value);
-      };
-      const waiter: Waiter = done;
-      const onAbort = () => {
-        done(false);
-        reject(signal?.reason as Error);
-      };
-      // At the deadline one more look: the holder may have stored it with its message lost.
-      const timer = setTimeout(() => done(true), Math.max(0, deadlineMs - Date.now()));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      waiters.add(waiter);
-    });
+    // At the deadline one more look: the holder may have stored it with its message lost.
+    const settled = await this.#waiters.wait(id, deadlineMs, signal);
     if (!settled) return undefined;
     return (await this.#read([id], tool))?.entries[0];
   }
@@ -377,8 +293,7 @@ export class RedisSpeculation implements SharedSpeculation {
     }
     if (message.k === 'budget') {
       if (message.from === this.#origin) return;
-      const change = { decisions: message.n, hits: message.h, waste: message.w };
-      for (const listener of this.#budgetListeners) listener(change);
+      this.#budget.heard({ decisions: message.n, hits: message.h, waste: message.w });
       return;
     }
     if (message.k === 'served') {
@@ -387,52 +302,6 @@ export class RedisSpeculation implements SharedSpeculation {
       for (const listener of this.#servedListeners) listener(key);
       return;
     }
-    const waiters = this.#waiters.get(message.id);
-    if (waiters === undefined) return;
-    for (const waiter of [...waiters]) waiter(message.k === 'settled');
+    this.#waiters.tell(message.id, message.k === 'settled');
   }
-}
-
-/** A cache key's id in Redis: fixed length, and the principal and arguments are not spelled out in key names. */
-function idOf(key: string): string {
-  return createHash('sha256').update(key).digest('base64url').slice(0, 32);
-}
-
-function entryOf(value: string | null | undefined, stamp: string): SharedEntry | undefined {
-  if (typeof value !== 'string' || !value.startsWith(stamp)) return undefined;
-  try {
-    const payload = JSON.parse(value.slice(stamp.length)) as Payload;
-    return {
-      result: payload.r,
-      storedAtMs: payload.s,
-      ...(payload.c === undefined ? {} : { costMs: payload.c }),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-function claimOf(value: string | null | undefined): { startedAtMs: number } | undefined {
-  if (typeof value !== 'string') return undefined;
-  const startedAtMs = Number(value.slice(value.lastIndexOf('|') + 1));
-  return Number.isFinite(startedAtMs) ? { startedAtMs } : undefined;
-}
-
-function parseMessage(text: string): Message | undefined {
-  const value = parseChannelMessage(text);
-  if (value === undefined) return undefined;
-  if (value.k === 'invalidate')
-    return Array.isArray(value.tools) && value.tools.every((tool) => typeof tool === 'string')
-      ? (value as Message)
-      : undefined;
-  if ((value.k === 'settled' || value.k === 'failed' || value.k === 'served') && typeof value.id === 'string')
-    return value as Message;
-  if (value.k === 'budget')
-    return Number.isSafeInteger(value.n) &&
-      (value.n as number) >= 0 &&
-      Number.isFinite(value.h) &&
-      Number.isFinite(value.w)
-      ? (value as Message)
-      : undefined;
-  return undefined;
 }

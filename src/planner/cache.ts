@@ -1,74 +1,20 @@
 // Holds speculative results until the agent's own call asks for them: bounded by bytes, expired by an injected clock.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
-import { canonicalJson } from './plan.js';
+import { CacheFlights } from './cache-flights.js';
+import { cacheKey, cacheKeysFor, matches, ownCopy } from './cache-keys.js';
+import type {
+  CacheKeyParts,
+  CachedResult,
+  InFlight,
+  OutcomeListener,
+  ResultCacheOptions,
+  ResultCacheStats,
+} from './cache-types.js';
 
-export interface CacheKeyParts {
-  /**
-   * Who the result was fetched for: no entry is ever served to another principal, not even a
-   * session-independent one.
-   */
-  principal: string;
-  /** The agent stream; undefined for results the plugin declares session-independent (served to the principal's every stream). */
-  session: string | undefined;
-  /** Published tool name. */
-  tool: string;
-  args: Record<string, unknown>;
-  /** `canonicalJson(args)`, when the caller has it already: each lookup then serialises nothing. */
-  argsKey?: string;
-}
-
-export interface CachedResult {
-  result: CallToolResult;
-  storedAtMs: number;
-  /** First instant (by the cache's clock) at which the entry is no longer served. */
-  expiresAtMs: number;
-  /** UTF-8 length of the result's JSON: what the byte bound counts. */
-  bytes: number;
-  /** How long the call that produced it took, when known: the wait a hit saves. */
-  costMs?: number;
-}
-
-export interface ResultCacheOptions {
-  /** Upper bound on the summed `bytes` of all entries; least recently used go first. Default 32 MiB. */
-  maxBytes?: number;
-  /** Clock in epoch ms for storing and expiry. Default `Date.now`. */
-  now?: () => number;
-}
-
-export interface ResultCacheStats {
-  /** Results stored (by `put` or a settled speculative call). */
-  stored: number;
-  /** Fresh entries returned by `get`. */
-  hits: number;
-  /** Entries dropped because their TTL had passed (found by `get`, `invalidate` or eviction). */
-  expired: number;
-  /** Fresh entries dropped by `invalidate`. */
-  invalidated: number;
-  /** Fresh entries pushed out by the byte bound. */
-  evicted: number;
-  /** Results refused because they were errors (`isError`). */
-  refusedErrors: number;
-  /**
-   * Stored results that left without ever being served (expired, invalidated, evicted, replaced or
-   * cleared), plus speculative calls that failed or went stale in flight (joined or not: a joiner then
-   * makes the call itself).
-   */
-  unused: number;
-}
-
-/** A speculative call in flight; the dispatcher settles it exactly once (later calls are ignored). */
-export interface InFlight {
-  /** `result` undefined or `isError` = the call failed: nothing is stored and joiners get undefined. */
-  settle(result: CallToolResult | undefined, ttlS: number, costMs?: number): void;
-  /** True once a mutation invalidated the key: the result will be neither stored nor served. */
-  readonly stale: boolean;
-}
+export type * from './cache-types.js';
 
 export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
-
-/** Told once what became of a speculative result: served (true), or gone or failed unused (false). */
-export type OutcomeListener = (used: boolean) => void;
 
 interface Entry {
   parts: CacheKeyParts;
@@ -77,26 +23,11 @@ interface Entry {
   outcome: OutcomeListener | undefined;
 }
 
-interface Flight {
-  key: string;
-  parts: CacheKeyParts;
-  promise: Promise<CallToolResult | undefined>;
-  resolve(result: CallToolResult | undefined): void;
-  stale: boolean;
-  settled: boolean;
-  joined: boolean;
-  startedAtMs: number;
-  outcome: OutcomeListener | undefined;
-}
-
 export class ResultCache {
   private readonly now: () => number;
   private readonly maxBytes: number;
   private readonly entries: LRUCache<string, Entry>;
-  /** The call each key's joiners join: the latest begun, until it settles or goes stale. */
-  private readonly flights = new Map<string, Flight>();
-  /** Every unsettled call, even one a later `begin` replaced in `flights`: each must go stale on invalidation. */
-  private readonly unsettled = new Set<Flight>();
+  private readonly flights = new CacheFlights();
   private readonly counts: ResultCacheStats = {
     stored: 0,
     hits: 0,
@@ -134,7 +65,7 @@ export class ResultCache {
 
   /** Principal, session, tool and canonical args as one string: a JSON array, so no separator can collide. */
   static key(parts: CacheKeyParts): string {
-    return `[${JSON.stringify(parts.principal)},${JSON.stringify(parts.session ?? null)},${JSON.stringify(parts.tool)},${parts.argsKey ?? canonicalJson(parts.args)}]`;
+    return cacheKey(parts);
   }
 
   /**
@@ -211,7 +142,7 @@ export class ResultCache {
   covers(parts: CacheKeyParts): boolean {
     return this.keysFor(parts).some((key) => {
       const entry = this.entries.peek(key);
-      return (entry !== undefined && !this.isExpired(entry)) || this.flights.has(key);
+      return (entry !== undefined && !this.isExpired(entry)) || this.flights.joinable(key) !== undefined;
     });
   }
 
@@ -222,28 +153,10 @@ export class ResultCache {
    */
   begin(parts: CacheKeyParts, outcome?: OutcomeListener): InFlight {
     const key = ResultCache.key(parts);
-    let resolve!: (result: CallToolResult | undefined) => void;
-    const promise = new Promise<CallToolResult | undefined>((done) => (resolve = done));
-    const flight: Flight = {
-      key,
-      parts: ownCopy(parts),
-      promise,
-      resolve,
-      stale: false,
-      settled: false,
-      joined: false,
-      startedAtMs: this.now(),
-      outcome,
-    };
-    this.flights.set(key, flight);
-    this.unsettled.add(flight);
+    const flight = this.flights.start(key, ownCopy(parts), this.now(), outcome);
     return {
       settle: (result, ttlS, costMs) => {
-        if (flight.settled) return;
-        flight.settled = true;
-        this.unsettled.delete(flight);
-        // Only if it is still this call's slot: a later `begin` for the key may have taken it.
-        if (this.flights.get(key) === flight) this.flights.delete(key);
+        if (!this.flights.finish(flight)) return;
         if (flight.stale || result === undefined || result.isError === true) {
           this.counts.unused += 1;
           flight.outcome?.(false);
@@ -276,7 +189,7 @@ export class ResultCache {
     parts: CacheKeyParts,
   ): { result: Promise<CallToolResult | undefined>; startedAtMs: number } | undefined {
     for (const key of this.keysFor(parts)) {
-      const flight = this.flights.get(key);
+      const flight = this.flights.joinable(key);
       if (flight === undefined) continue;
       flight.joined = true;
       return { result: flight.promise, startedAtMs: flight.startedAtMs };
@@ -292,20 +205,18 @@ export class ResultCache {
     for (const [key, entry] of [...this.entries.entries()]) {
       if (entry.parts.session === session) this.entries.delete(key);
     }
-    for (const flight of this.unsettled) {
-      if (!flight.stale && flight.parts.session === session) this.markStale(flight);
-    }
+    this.flights.markStaleWhere((parts) => parts.session === session);
   }
 
   /** Drops every entry (those never served count as unused) and marks every call in flight stale. */
   clear(): void {
     this.entries.clear();
-    for (const flight of this.unsettled) this.markStale(flight);
+    this.flights.markStaleWhere(() => true);
   }
 
   /** True when no entry is held and no speculative call is in flight: nothing for `invalidate` to drop. */
   get isEmpty(): boolean {
-    return this.entries.size === 0 && this.unsettled.size === 0;
+    return this.entries.size === 0 && this.flights.isEmpty;
   }
 
   /** Entries held now and their summed bytes. */
@@ -335,9 +246,7 @@ export class ResultCache {
       else dropped += 1;
       this.entries.delete(key);
     }
-    for (const flight of this.unsettled) {
-      if (!flight.stale && hit(flight.parts)) this.markStale(flight);
-    }
+    this.flights.markStaleWhere(hit);
     this.counts.invalidated += dropped;
     return dropped;
   }
@@ -352,17 +261,8 @@ export class ResultCache {
       this.markServed(entry);
       return;
     }
-    const flight = this.flights.get(key);
+    const flight = this.flights.joinable(key);
     if (flight !== undefined) flight.joined = true;
-  }
-
-  /** The call's result will be neither stored nor served. */
-  private markStale(flight: Flight): void {
-    flight.stale = true;
-    // Out of the map so nobody new joins or counts it as covered, and its joiners are told now
-    // rather than when the discarded result arrives, so their real call starts sooner.
-    if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
-    flight.resolve(undefined);
   }
 
   private markServed(entry: Entry): void {
@@ -377,30 +277,6 @@ export class ResultCache {
 
   /** The keys that may answer these parts, in order of preference: own session, then session-independent. */
   keysFor(parts: CacheKeyParts): string[] {
-    const shared = ResultCache.key({ ...parts, session: undefined });
-    return parts.session === undefined ? [shared] : [ResultCache.key(parts), shared];
+    return cacheKeysFor(parts);
   }
-}
-
-/**
- * The parts with a private copy of the args as JSON would carry them: `invalidate` reads them later,
- * and the caller may go on to change its own object.
- */
-function ownCopy(parts: CacheKeyParts): CacheKeyParts {
-  const argsKey = parts.argsKey ?? canonicalJson(parts.args);
-  return {
-    principal: parts.principal,
-    session: parts.session,
-    tool: parts.tool,
-    args: JSON.parse(argsKey) as Record<string, unknown>,
-    argsKey,
-  };
-}
-
-/** False only when the args give some parameter of `match` a different value (compared as canonical JSON). */
-function matches(args: Record<string, unknown>, match: Record<string, unknown> | undefined): boolean {
-  if (match === undefined) return true;
-  return Object.entries(match).every(
-    ([name, value]) => !Object.hasOwn(args, name) || canonicalJson(args[name]) === canonicalJson(value),
-  );
 }
