@@ -27,7 +27,6 @@ export {
   type OAuthOptions,
   type SharedBudgets,
   type SharedServices,
-  mountSpecFromEntry,
 } from './compose/index.js';
 
 export function createHost(options: CreateHostOptions = {}): ForesightHost {

@@ -1,15 +1,8 @@
 // Package entry: the contracts third-party plugins build on, and createHost for programs that embed Foresight.
 export * from './contract/index.js';
 export type { MountSpec, Deadlines, CallEnvironment } from './host/index.js';
-export {
-  createHost,
-  type CreateHostOptions,
-  type ForesightHost,
-  type HttpOptions,
-  type OAuthOptions,
-  type SharedBudgets,
-  type SharedServices,
-} from './create-host.js';
+// createHost and the types of what it takes and returns.
+export * from './create-host.js';
 export type { IntrospectionOptions, OAuthResourceOptions } from './protocol/index.js';
 export {
   loadConfig,

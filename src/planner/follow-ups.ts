@@ -31,21 +31,32 @@ export interface FollowUpsOptions {
   runAhead: RunAhead;
 }
 
+/** A call the agent made and was answered: what its follow-ups are planned from. */
+export interface AnsweredCall {
+  /** The agent stream it came on. */
+  session: string;
+  prepared: PreparedCall;
+  model: ToolValueModel;
+  /** The plugin's result, before the pipeline finished it for the agent. */
+  raw: CallToolResult;
+  /** What the learner made of the call; none for a walk through a listing. */
+  observation: Observed | undefined;
+  /** The listing the call worked through, if any. */
+  listing: Listing | undefined;
+  /** What the token of the call planned from allows ([auth.scopes]): nothing else is run ahead for it. */
+  mayCall: CallEnvironment['mayCall'];
+}
+
 /** Plans each answered call's follow-ups once the answer is out, and tells the learner what it planned. */
 export class FollowUps {
   constructor(private readonly options: FollowUpsOptions) {}
 
   schedule(
-    session: string,
-    prepared: PreparedCall,
-    model: ToolValueModel,
-    raw: CallToolResult,
-    observation: Observed | undefined,
-    listing: Listing | undefined,
-    mayCall: CallEnvironment['mayCall'],
+    call: AnsweredCall,
     /** Whose learned probabilities rank the candidates; default the observation's learner. */
-    learner = observation?.learner,
+    learner = call.observation?.learner,
   ): void {
+    const { model, listing, observation } = call;
     if (model.followUp.length === 0 && listing === undefined) {
       // Nothing to plan: the learner hears so at once, without a turn of the event loop per call.
       observation?.learner.observePlanned(observation.call, []);
@@ -54,27 +65,18 @@ export class FollowUps {
     // After the answer has gone out: planning never delays the agent's own call.
     setImmediate(() => {
       try {
-        this.plan(session, prepared, model, raw, observation, listing, mayCall, learner);
+        this.plan(call, learner);
       } catch (error) {
         this.options.logger.warn(
-          { tool: prepared.enriched.ref.published, err: describeThrown(error) },
+          { tool: call.prepared.enriched.ref.published, err: describeThrown(error) },
           'planner: planning follow-ups failed',
         );
       }
     });
   }
 
-  private plan(
-    session: string,
-    call: PreparedCall,
-    model: ToolValueModel,
-    raw: CallToolResult,
-    observation: Observed | undefined,
-    listing: Listing | undefined,
-    /** What the token of the call planned from allows ([auth.scopes]): nothing else is run ahead for it. */
-    mayCall: CallEnvironment['mayCall'],
-    learner: TransitionLearner | undefined,
-  ): void {
+  private plan(answered: AnsweredCall, learner: TransitionLearner | undefined): void {
+    const { session, prepared: call, model, raw, observation, listing, mayCall } = answered;
     const { settings, logger, models, runAhead } = this.options;
     if (runAhead.closed) return;
     const { enriched: from, args: prevArgs } = call;

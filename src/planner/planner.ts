@@ -4,13 +4,13 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolValueModel } from '../contract/index.js';
 import type { PreparedCall } from '../enrich/index.js';
 import type { CallEnvironment } from '../host/index.js';
-import { AgentStreams, type Observed } from './agent-streams.js';
+import { AgentStreams } from './agent-streams.js';
 import { ResultCache } from './cache.js';
 import { ClusterPaths } from './cluster-paths.js';
 import type { PlannerCounters } from './counters.js';
-import { FollowUps } from './follow-ups.js';
+import { type AnsweredCall, FollowUps } from './follow-ups.js';
 import type { LearnerPool } from './learner-pool.js';
-import { type Listing, Listings } from './listings.js';
+import { Listings } from './listings.js';
 import { canonicalJson } from './plan.js';
 import { PlannerStats } from './planner-stats.js';
 import {
@@ -179,13 +179,15 @@ export class Planner {
     // learner knows of walks (as it would be here), though the call itself is learned from where it was made.
     const learner = this.streams.learnerOf(stream);
     this.followUps.schedule(
-      stream,
-      set.prepared,
-      { ...model, followUp: [] },
-      { content: [] },
-      undefined,
-      listing,
-      listing.mayCall,
+      {
+        session: stream,
+        prepared: set.prepared,
+        model: { ...model, followUp: [] },
+        raw: { content: [] },
+        observation: undefined,
+        listing,
+        mayCall: listing.mayCall,
+      },
       learner,
     );
   }
@@ -218,30 +220,38 @@ export class Planner {
       // The call goes out first: the learner hears of it while the plugin works, not before.
       const answered = host.callTool(name, prepared.args, env, callOptions(model));
       const observation = this.streams.observe(session, name, argsKey);
-      return this.answer(session, prepared, model, await answered, observation, undefined, env?.mayCall);
+      const raw = await answered;
+      return this.answer({
+        session,
+        prepared,
+        model,
+        raw,
+        observation,
+        listing: undefined,
+        mayCall: env?.mayCall,
+      });
     }
 
     const observation = this.streams.observe(session, name, argsKey);
     const listing = this.listings.consume(session, name, argsKey);
     const found = await prefetched(this.sources, session, prepared, argsKey, env);
     const raw = found ? found.result : await host.callTool(name, prepared.args, env, callOptions(model));
-    const answer = this.answer(session, prepared, model, raw, observation, listing, env?.mayCall);
+    const answer = this.answer({
+      session,
+      prepared,
+      model,
+      raw,
+      observation,
+      listing,
+      mayCall: env?.mayCall,
+    });
     return found ? withPrefetchMeta(answer, found.served) : answer;
   }
 
   /** The agent's answer from a plugin's result; a success is planned from once the answer is out. */
-  private answer(
-    session: string,
-    prepared: PreparedCall,
-    model: ToolValueModel,
-    raw: CallToolResult,
-    observation: Observed | undefined,
-    listing: Listing | undefined,
-    mayCall: CallEnvironment['mayCall'],
-  ): CallToolResult {
-    const answer = this.options.pipeline.finish(prepared, raw);
-    if (raw.isError !== true)
-      this.followUps.schedule(session, prepared, model, raw, observation, listing, mayCall);
+  private answer(call: AnsweredCall): CallToolResult {
+    const answer = this.options.pipeline.finish(call.prepared, call.raw);
+    if (call.raw.isError !== true) this.followUps.schedule(call);
     return answer;
   }
 
