@@ -12,8 +12,8 @@ import { loadCorpusChain } from '../bench/lib/corpus-sessions.js';
 import { CORPUS_DIR, CORPUS_FILES } from '../bench/lib/inputs.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-/** Node and tsx start in about a second on a busy 2-core box; loading the parts' code takes several more. */
-const FAIL_FAST_MS = 5_000;
+/** Notes every module a process loads (its children too, through NODE_OPTIONS) in MODULE_TRACE_FILE. */
+const MODULE_TRACE = fileURLToPath(new URL('./support/module-trace.mjs', import.meta.url));
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -30,20 +30,22 @@ interface BenchRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  elapsedMs: number;
+  /** The bench's own modules the run loaded, its child processes' included: `bench/run.ts`, `bench/lib/parts.ts`. */
+  loaded: string[];
 }
 
 /** Runs a bench script with only the given BENCH_* variables; `onStderr` sees stderr as it comes. */
-function runBench(
+async function runBench(
   script: string,
   env: Record<string, string>,
   onStderr: (text: string) => void = () => {},
 ): Promise<BenchRun> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('BENCH_')));
-  const started = performance.now();
+  const trace = path.join(await tempDir(), 'modules.txt');
+  const nodeOptions = [clean.NODE_OPTIONS, `--import=${MODULE_TRACE}`].filter(Boolean).join(' ');
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: REPO,
-    env: { ...clean, ...env },
+    env: { ...clean, ...env, NODE_OPTIONS: nodeOptions, MODULE_TRACE_FILE: trace },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -55,7 +57,13 @@ function runBench(
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr, elapsedMs: performance.now() - started }));
+    child.once('exit', (code) => {
+      const urls = existsSync(trace) ? readFileSync(trace, 'utf8').split('\n').filter(Boolean) : [];
+      const loaded = urls
+        .map((url) => path.relative(REPO, fileURLToPath(url)).split(path.sep).join('/'))
+        .filter((file) => file.startsWith('bench/'));
+      resolve({ code, stdout, stderr, loaded });
+    });
   });
 }
 
@@ -88,7 +96,10 @@ describe('a missing input', () => {
     // Nothing was measured or written: the parts print the machine line first.
     expect(run.stdout).toBe('');
     expect(existsSync(results)).toBe(false);
-    expect(run.elapsedMs).toBeLessThan(FAIL_FAST_MS);
+    // Stopped by the light checks alone: not one module of the parts (bench/lib/parts.ts imports them all) loaded.
+    expect(run.loaded).toContain('bench/lib/inputs.ts');
+    expect(run.loaded).not.toContain('bench/lib/parts.ts');
+    expect(run.loaded).not.toContain('bench/lib/eras.ts');
   });
 
   it('stops bench:ab before its first run when BENCH_AB_OTHER names no file', async () => {
@@ -98,7 +109,10 @@ describe('a missing input', () => {
     expect(run.stderr).toContain(`the other Foresight build: ${missing}`);
     expect(run.stderr).toContain('BENCH_AB_OTHER names it');
     expect(run.stderr).not.toContain('pair 1/');
-    expect(run.elapsedMs).toBeLessThan(FAIL_FAST_MS);
+    // No eras run was started: its child process (bench/run.ts) would have loaded the parts.
+    expect(run.loaded).toContain('bench/eras-ab.ts');
+    expect(run.loaded).not.toContain('bench/run.ts');
+    expect(run.loaded).not.toContain('bench/lib/parts.ts');
   });
 
   it('an unknown part name stops the bench the same way', async () => {
@@ -110,7 +124,7 @@ describe('a missing input', () => {
 });
 
 describe('each finished part', () => {
-  it('is printed and in the results file before the next part starts', { timeout: 120_000 }, async () => {
+  it('is printed and in the results file before the next part starts', async () => {
     const results = path.join(await tempDir(), 'latest.json');
     // The two in-process parts, the cheapest: enrichment runs first, then tokens.
     let atTokensStart: Record<string, unknown> | undefined;
@@ -125,6 +139,8 @@ describe('each finished part', () => {
     expect(run.stderr).not.toContain('Error');
     expect(run.code).toBe(0);
     expect(Object.keys(atTokensStart ?? {})).toEqual(['enrichment', 'writtenAt']);
+    // The trace the tests above rely on sees the parts when they do load.
+    expect(run.loaded).toContain('bench/lib/parts.ts');
     expect(run.stdout.indexOf(`written: ${results} (enrichment)`)).toBeLessThan(
       run.stdout.indexOf('tokens of recorded GitHub issue lists'),
     );

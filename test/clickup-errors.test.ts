@@ -6,6 +6,7 @@ import { explainOauthCode } from '../src/plugins/clickup/failure.js';
 import type { ClickUpSettings } from '../src/plugins/clickup/options.js';
 import type { FakeRest } from './support/fake-rest.js';
 import { task } from './support/fake-clickup-bodies.js';
+import { TEST_TIMEOUT_MS } from './support/patience.js';
 import {
   API_PREFIX,
   type ClickUpRig,
@@ -262,13 +263,15 @@ describe('the rate limit within a tool call', () => {
   });
 
   it("fails at once, naming the reset, when the reset is past the call's deadline", async () => {
-    rig = await startClickUpRig({ options: { retries: 2 }, deadlines: { callTool: 3000 } });
+    // A deadline longer than the test's patience and a reset an hour past it: a client that waited for either would
+    // leave the test to time out, and one cut by the deadline would say it "did not answer in time".
+    rig = await startClickUpRig({ options: { retries: 2 }, deadlines: { callTool: 2 * TEST_TIMEOUT_MS } });
     await rig.metadataLoaded();
-    const resetS = Math.floor(Date.now() / 1000) + 30;
+    const resetS = Math.floor(Date.now() / 1000) + 3_600 + (2 * TEST_TIMEOUT_MS) / 1000;
     rig.fake.route('GET', '/task/:id', limitedUntil(resetS));
-    const started = Date.now();
     const result = await rig.call('get_issue', { key: '86a1b2c3d' });
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result.isError).toBe(true);
+    expect(text(result)).not.toContain('did not answer in time');
     expect(text(result)).toContain(
       `ClickUp rate limit reached for task 86a1b2c3d; it resets at ${new Date(resetS * 1000).toISOString()}`,
     );

@@ -17,35 +17,68 @@ import {
   membersReady,
   until,
 } from './support/redis.js';
+import { PATIENCE_MS } from './support/patience.js';
 
 const redis = await sharedRedis();
 const PREFIX = testPrefix();
 const joined: Cluster[] = [];
+/** The members not yet closed, by where their events channel is: what Redis must count as subscribed. */
+const live: { url: string; channel: string }[] = [];
 
 function member(
   options: { url?: string; prefix?: string; logger?: ReturnType<typeof createMemoryLogger> } = {},
 ) {
   const logger = options.logger ?? createMemoryLogger();
   const url = options.url ?? SHARED_REDIS_URL;
+  const prefix = options.prefix ?? PREFIX;
   const cluster = joinCluster({
     redisUrl: url,
     endpoint: url,
-    keyPrefix: options.prefix ?? PREFIX,
+    keyPrefix: prefix,
     logger,
   });
   joined.push(cluster);
+  live.push({ url, channel: `${prefix}events` });
   const seen: ServerEvent[] = [];
   cluster.bus.subscribe((event) => seen.push(event));
-  return { cluster, seen, logger };
+  return { cluster, seen, logger, url };
 }
 
-/** Both connections up and the subscription confirmed: a PUBLISH now reaches every member. */
-async function settled(...clusters: Cluster[]): Promise<void> {
-  await membersReady(clusters, 100);
+/**
+ * Both connections up and the subscriptions confirmed (Redis counts every live member on its channel): a PUBLISH
+ * now reaches every member.
+ */
+async function settled(...members: { cluster: Cluster; url: string }[]): Promise<void> {
+  for (const url of new Set(members.map((m) => m.url))) {
+    const subscribers: Record<string, number> = {};
+    for (const { channel } of live.filter((m) => m.url === url))
+      subscribers[channel] = (subscribers[channel] ?? 0) + 1;
+    await membersReady(
+      members.filter((m) => m.url === url).map((m) => m.cluster),
+      { url, subscribers },
+    );
+  }
+}
+
+/** Publishes a well-formed event on a channel, as another member would. */
+async function publishRaw(channel: string, event: ServerEvent, url = SHARED_REDIS_URL): Promise<void> {
+  const raw = createClient({ url });
+  await raw.connect();
+  try {
+    await raw.publish(channel, JSON.stringify({ from: 'marker', event }));
+  } finally {
+    raw.destroy();
+  }
 }
 
 afterEach(async () => {
   await Promise.all(joined.splice(0).map((cluster) => cluster.close()));
+  // Gone from Redis too, so that the next test's counts are its own members'.
+  const shared = live.splice(0).filter((m) => m.url === SHARED_REDIS_URL);
+  if (redis.ok)
+    await membersReady([], {
+      subscribers: Object.fromEntries(shared.map((m) => [m.channel, 0])),
+    });
 });
 
 afterAll(async () => {
@@ -58,7 +91,7 @@ describe.skipIf(!redis.ok)(
     it('an event published on A reaches the listeners of A once and of B once', async () => {
       const a = member();
       const b = member();
-      await settled(a.cluster, b.cluster);
+      await settled(a, b);
       a.cluster.bus.publish({ kind: 'tools_list_changed' });
       a.cluster.bus.publish({ kind: 'resource_updated', uri: 'file:///notes.md' });
       // A's own listeners have it at once, without Redis.
@@ -66,41 +99,54 @@ describe.skipIf(!redis.ok)(
         { kind: 'tools_list_changed' },
         { kind: 'resource_updated', uri: 'file:///notes.md' },
       ]);
-      await until(() => b.seen.length === 2, 3_000, "B's events");
+      await until(() => b.seen.length === 2, PATIENCE_MS, "B's events");
       expect(b.seen).toEqual(a.seen);
-      // Its own echo from Redis is not delivered again on A.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(a.seen).toHaveLength(2);
-      expect(b.seen).toHaveLength(2);
+      // Its own echo from Redis is not delivered again on A: B's event, published once Redis had A's, reaches A
+      // through Redis after any echo of A's own would have.
+      b.cluster.bus.publish({ kind: 'prompts_list_changed' });
+      await until(() => a.seen.length >= 3, PATIENCE_MS, "B's event on A");
+      expect(a.seen).toEqual([
+        { kind: 'tools_list_changed' },
+        { kind: 'resource_updated', uri: 'file:///notes.md' },
+        { kind: 'prompts_list_changed' },
+      ]);
+      expect(b.seen).toEqual(a.seen);
     });
 
     it('members of another prefix (another deployment on the same Redis) hear nothing', async () => {
       const a = member();
-      const other = member({ prefix: testPrefix() });
-      await settled(a.cluster, other.cluster);
+      const otherPrefix = testPrefix();
+      const other = member({ prefix: otherPrefix });
+      await settled(a, other);
       a.cluster.bus.publish({ kind: 'prompts_list_changed' });
       const b = member();
-      await settled(b.cluster);
+      await settled(b);
       a.cluster.bus.publish({ kind: 'resources_list_changed' });
-      await until(() => b.seen.length === 1, 3_000, "B's event");
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(other.seen).toEqual([]);
+      await until(() => b.seen.length === 1, PATIENCE_MS, "B's event");
+      // A's events were in Redis before this one on the other prefix's channel: had the other member heard them,
+      // they would have reached it first.
+      await publishRaw(`${otherPrefix}events`, { kind: 'tools_list_changed' });
+      await until(() => other.seen.length > 0, PATIENCE_MS, 'the event on its own prefix');
+      expect(other.seen).toEqual([{ kind: 'tools_list_changed' }]);
       expect(b.seen).toEqual([{ kind: 'resources_list_changed' }]);
     });
 
     it('an event that cannot be sent (params JSON cannot hold) still reaches local listeners, and nothing throws', async () => {
       const a = member();
-      await settled(a.cluster);
+      await settled(a);
       const event = { kind: 'tools_list_changed', params: { size: 1n } } as unknown as ServerEvent;
       expect(() => a.cluster.bus.publish(event)).not.toThrow();
       expect(a.seen).toEqual([event]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(a.logger.records.some((record) => record.msg === 'event not shared')).toBe(true);
+      await until(
+        () => a.logger.records.some((record) => record.msg === 'event not shared'),
+        PATIENCE_MS,
+        "'event not shared' logged",
+      );
     });
 
     it('what is not an event on the channel (another program, another version) is dropped, never thrown', async () => {
       const b = member();
-      await settled(b.cluster);
+      await settled(b);
       const raw = createClient({ url: SHARED_REDIS_URL });
       await raw.connect();
       try {
@@ -121,7 +167,7 @@ describe.skipIf(!redis.ok)(
       } finally {
         raw.destroy();
       }
-      await until(() => b.seen.length > 0, 3_000, 'the valid event');
+      await until(() => b.seen.length > 0, PATIENCE_MS, 'the valid event');
       expect(b.seen).toEqual([{ kind: 'resource_updated', uri: 'a://b' }]);
     });
   },
@@ -132,9 +178,12 @@ describe('Redis unreachable or gone mid-run', () => {
     const logger = createMemoryLogger();
     const url = `redis://127.0.0.1:${await freePort()}`;
     const a = member({ url, logger });
+    const attempts = () => logger.records.filter((record) => record.msg === 'redis still unreachable').length;
+    // Each publish between failed attempts to connect (the outage log notes each after the first).
     for (let i = 0; i < 5; i++) {
       expect(() => a.cluster.bus.publish({ kind: 'tools_list_changed' })).not.toThrow();
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      const before = attempts();
+      await until(() => attempts() > before, PATIENCE_MS, 'another failed attempt');
     }
     expect(a.seen).toHaveLength(5);
     expect(a.cluster.reachable()).toBe(false);
@@ -153,19 +202,19 @@ describe('Redis unreachable or gone mid-run', () => {
         const logger = createMemoryLogger();
         const a = member({ url: server.url, logger });
         const b = member({ url: server.url });
-        await settled(a.cluster, b.cluster);
+        await settled(a, b);
         a.cluster.bus.publish({ kind: 'tools_list_changed' });
-        await until(() => b.seen.length === 1, 3_000, 'the first shared event');
+        await until(() => b.seen.length === 1, PATIENCE_MS, 'the first shared event');
 
         await server.stop();
-        await until(() => !a.cluster.reachable(), 3_000, 'A to notice');
+        await until(() => !a.cluster.reachable(), PATIENCE_MS, 'A to notice');
         a.cluster.bus.publish({ kind: 'prompts_list_changed' });
         expect(a.seen.map((event) => event.kind)).toEqual(['tools_list_changed', 'prompts_list_changed']);
 
         await server.start();
-        await settled(a.cluster, b.cluster);
+        await settled(a, b);
         a.cluster.bus.publish({ kind: 'resources_list_changed' });
-        await until(() => b.seen.length === 2, 5_000, 'the event after Redis returned');
+        await until(() => b.seen.length === 2, PATIENCE_MS, 'the event after Redis returned');
         // The one published while Redis was down never reached B; the one after did.
         expect(b.seen.map((event) => event.kind)).toEqual(['tools_list_changed', 'resources_list_changed']);
         const said = logger.records.filter((record) => record.level === 'warn' || record.level === 'info');

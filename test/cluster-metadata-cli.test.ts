@@ -10,6 +10,7 @@ import { type FakeJira, apiOf, jira, startFakeJira } from './support/fake-jira.j
 import { PROJ, routeMetadata } from './support/fake-jira-metadata.js';
 import { authHeader, EMAIL, EMAIL_ENV, TOKEN, TOKEN_ENV } from './support/fake-jira-harness.js';
 import { modernPost } from './support/modern-wire.js';
+import { PATIENCE_MS } from './support/patience.js';
 import { deleteKeys, sharedRedis, testPrefix } from './support/redis.js';
 
 const redis = await sharedRedis();
@@ -128,7 +129,7 @@ async function expectStatuses(servers: HttpServer[], expected: string[]): Promis
     async () => {
       for (const server of servers) expect(await statusEnum(server)).toEqual(expected);
     },
-    { timeout: 20_000, interval: 100 },
+    { timeout: PATIENCE_MS, interval: 100 },
   );
 }
 

@@ -3,7 +3,7 @@
 // stored results unservable, the epoch a (re)connecting member bumps, the size bound, "served elsewhere", the waste
 // budget changes told to the others, and a Redis that is gone (every operation answers at once, nothing throws).
 import { createClient } from 'redis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Cluster, joinCluster } from '../src/cluster/index.js';
 import type { SharedClaim, SharedSpeculation, WasteBudgetChange } from '../src/planner/index.js';
 import { freePort } from './support/everything-http.js';
@@ -18,31 +18,53 @@ import {
   membersReady,
   until,
 } from './support/redis.js';
+import { PATIENCE_MS, TEST_TIMEOUT_MS } from './support/patience.js';
 
 const redis = await sharedRedis();
 const PREFIX = testPrefix();
 const joined: Cluster[] = [];
+/** Members not yet closed, by Redis: what must be subscribed to the channel. */
+const live: string[] = [];
+/** Members joined, by Redis: each bumps the epoch once its commands connection is up. */
+const bumps = new Map<string, number>();
+/** A claim lifetime no test here waits out: a claim that is gone within PATIENCE_MS was released, not lapsed. */
+const LONG_CLAIM_MS = 2 * TEST_TIMEOUT_MS;
 
-function member(url = SHARED_REDIS_URL): { cluster: Cluster; spec: SharedSpeculation } {
+function member(
+  url = SHARED_REDIS_URL,
+  claimTimeoutMs = 3_000,
+): { cluster: Cluster; spec: SharedSpeculation; url: string } {
   const cluster = joinCluster({
     redisUrl: url,
     endpoint: url,
     keyPrefix: PREFIX,
     logger: createMemoryLogger(),
-    claimTimeoutMs: 3_000,
+    claimTimeoutMs,
   });
   joined.push(cluster);
+  live.push(url);
+  bumps.set(url, (bumps.get(url) ?? 0) + 1);
   const spec = cluster.shared.speculation;
   if (spec === undefined) throw new Error('joinCluster gave no shared speculation');
-  return { cluster, spec };
+  return { cluster, spec, url };
 }
 
-/** Members connected, their subscriptions confirmed and their start-up epoch bumps done. */
-async function ready(...members: { cluster: Cluster }[]): Promise<void> {
-  await membersReady(
-    members.map(({ cluster }) => cluster),
-    150,
-  );
+/** Members connected, their subscriptions confirmed and their start-up epoch bumps done, as Redis shows them. */
+async function ready(...members: { cluster: Cluster; url: string }[]): Promise<void> {
+  for (const url of new Set(members.map((m) => m.url)))
+    await membersReady(
+      members.filter((m) => m.url === url).map((m) => m.cluster),
+      {
+        url,
+        subscribers: { [`${PREFIX}spec`]: live.filter((at) => at === url).length },
+        atLeast: { [`${PREFIX}spec:epoch`]: bumps.get(url) ?? 0 },
+      },
+    );
+}
+
+/** Waits until `b` finds `key` stored: a store is sent in the background. */
+async function stored(spec: SharedSpeculation, key: string, tool: string): Promise<void> {
+  await vi.waitFor(async () => expect((await spec.lookup([key], tool)).kind).toBe('entry'), PATIENCE_MS);
 }
 
 /** A claim the test needs to hold: anything else fails the test at once. */
@@ -59,6 +81,11 @@ const newKey = () => `["local","stream",${JSON.stringify(`tool-${keys++}`)},{}]`
 
 afterEach(async () => {
   await Promise.all(joined.splice(0).map((cluster) => cluster.close()));
+  const shared = live.splice(0).filter((url) => url === SHARED_REDIS_URL);
+  // Gone from Redis too, so that the next test's counts are its own members'.
+  if (redis.ok && shared.length > 0) await membersReady([], { subscribers: { [`${PREFIX}spec`]: 0 } });
+  // A private Redis is started afresh by each test: its epoch begins again.
+  for (const url of [...bumps.keys()]) if (url !== SHARED_REDIS_URL) bumps.delete(url);
 });
 
 afterAll(async () => {
@@ -113,14 +140,14 @@ describe.skipIf(!redis.ok)(
         const claim = await claimed(a.spec, key, tool);
         claim.store(text(tool), 60, 5);
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect((await b.spec.lookup([item], 'get_item')).kind).toBe('entry');
+      await stored(b.spec, item, 'get_item');
+      await stored(b.spec, list, 'list_items');
       const heard: unknown[] = [];
       a.spec.onInvalidate((tools, match) => heard.push({ tools, match }));
       await b.spec.invalidate(['get_item'], { id: 'x' });
       expect(await a.spec.lookup([item], 'get_item')).toEqual({ kind: 'none' });
       expect((await a.spec.lookup([list], 'list_items')).kind).toBe('entry');
-      await until(() => heard.length === 1, 3_000, 'the invalidation message');
+      await until(() => heard.length === 1, PATIENCE_MS, 'the invalidation message');
       expect(heard).toEqual([{ tools: ['get_item'], match: { id: 'x' } }]);
     });
 
@@ -130,8 +157,7 @@ describe.skipIf(!redis.ok)(
       const key = newKey();
       const claim = await claimed(a.spec, key, 'get_item');
       claim.store(text('before'), 60, 5);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect((await a.spec.lookup([key], 'get_item')).kind).toBe('entry');
+      await stored(a.spec, key, 'get_item');
       const b = member();
       await ready(b);
       expect(await a.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
@@ -159,9 +185,9 @@ describe.skipIf(!redis.ok)(
       a.spec.onServedElsewhere((heard) => served.push(heard));
       const claim = await claimed(a.spec, key, 'get_item');
       claim.store(text('used'), 60, 5);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await stored(b.spec, key, 'get_item');
       b.spec.served(key);
-      await until(() => served.length === 1, 3_000, 'the served message');
+      await until(() => served.length === 1, PATIENCE_MS, 'the served message');
       expect(served).toEqual([key]);
     });
 
@@ -178,7 +204,7 @@ describe.skipIf(!redis.ok)(
       a.spec.shareBudgetChange({ decisions: 1, hits: 0.8, waste: 0.2 });
       a.spec.shareBudgetChange({ decisions: 1, hits: 0, waste: 0 });
       a.spec.shareBudgetChange({ decisions: 0, hits: 0.2, waste: -0.2 });
-      await until(() => heard.b.length === 1 && heard.c.length === 1, 3_000, 'the budget message');
+      await until(() => heard.b.length === 1 && heard.c.length === 1, PATIENCE_MS, 'the budget message');
       for (const changes of [heard.b, heard.c])
         expect(changes).toEqual([{ decisions: 2, hits: expect.closeTo(1, 9), waste: expect.closeTo(0, 9) }]);
       const raw = createClient({ url: SHARED_REDIS_URL });
@@ -197,14 +223,14 @@ describe.skipIf(!redis.ok)(
       } finally {
         await raw.quit();
       }
-      await until(() => heard.b.length === 2, 3_000, 'the well-formed message');
+      await until(() => heard.b.length === 2, PATIENCE_MS, 'the well-formed message');
       expect(heard.b[1]).toEqual({ decisions: 3, hits: 0, waste: 1 });
       expect(heard.a).toEqual([{ decisions: 3, hits: 0, waste: 1 }]);
     });
 
     it('a claim answered while this process was busy is taken, or released once given up: never left holding others', async () => {
-      const a = member();
-      const b = member();
+      const a = member(SHARED_REDIS_URL, LONG_CLAIM_MS);
+      const b = member(SHARED_REDIS_URL, LONG_CLAIM_MS);
       await ready(a, b);
       const key = newKey();
       const claiming = a.spec.claim(key, 'get_item');
@@ -216,8 +242,11 @@ describe.skipIf(!redis.ok)(
       const claim = await claiming;
       expect(claim === undefined || typeof claim === 'object').toBe(true);
       if (typeof claim === 'object') claim.release();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+      // The release is sent in the background; the claim would outlive the test's patience, had it been left.
+      await vi.waitFor(
+        async () => expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' }),
+        PATIENCE_MS,
+      );
     });
 
     it('a waiter stops waiting when the claim lapses (its holder died)', async () => {
@@ -225,14 +254,14 @@ describe.skipIf(!redis.ok)(
       const b = member();
       await ready(a, b);
       const key = newKey();
+      const beforeClaim = Date.now();
       expect(typeof (await a.spec.claim(key, 'get_item'))).toBe('object');
       await a.cluster.close();
       const found = await b.spec.lookup([key], 'get_item');
       expect(found.kind).toBe('claimed');
-      const started = Date.now();
       expect(found.kind === 'claimed' ? await found.wait() : 'not claimed').toBeUndefined();
-      // Not before the claim's 3 s lifetime from when it began (less the time spent getting here).
-      expect(Date.now() - started).toBeGreaterThan(1_500);
+      // Not before the claim's 3 s lifetime, counted from before it was made (a few ms for timer rounding).
+      expect(Date.now() - beforeClaim).toBeGreaterThanOrEqual(3_000 - 5);
     });
   },
 );
@@ -245,15 +274,18 @@ describe.skipIf(!redisServerInstalled())('shared speculation with Redis gone', (
     admin.on('error', () => undefined);
     try {
       await admin.connect();
-      const a = member(server.url);
-      const b = member(server.url);
+      const a = member(server.url, LONG_CLAIM_MS);
+      const b = member(server.url, LONG_CLAIM_MS);
       await ready(a, b);
       const key = newKey();
       // Writes (the claim script) wait 300 ms in Redis; the claim is given up after its 50 ms bound.
       await admin.sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
       expect(await a.spec.claim(key, 'get_item')).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
+      // Released once the pause ends; had it been left, the claim would outlive the test's patience.
+      await vi.waitFor(
+        async () => expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' }),
+        PATIENCE_MS,
+      );
     } finally {
       admin.destroy();
       await server.stop();
@@ -275,12 +307,12 @@ describe.skipIf(!redisServerInstalled())('shared speculation with Redis gone', (
       b.spec.onAvailabilityChange((available) => changes.push(available));
       await server.stop();
       expect(await waited).toBeUndefined();
-      await until(() => !b.spec.available(), 3_000, 'b to notice');
+      await until(() => !b.spec.available(), PATIENCE_MS, 'b to notice');
       expect(await b.spec.lookup([key], 'get_item')).toEqual({ kind: 'none' });
       expect(await b.spec.claim(newKey(), 'get_item')).toBeUndefined();
       await b.spec.invalidate(['get_item'], undefined);
       await server.start();
-      await until(() => b.spec.available(), 10_000, 'b to reconnect');
+      await until(() => b.spec.available(), PATIENCE_MS, 'b to reconnect');
       expect(changes[0]).toBe(false);
       expect(changes.at(-1)).toBe(true);
     } finally {

@@ -102,7 +102,6 @@ describe('the first listing after start', () => {
   it('answers after the start deadline of an upstream that never answers, without its tools', async () => {
     const startMs = 300;
     const records: Record<string, unknown>[] = [];
-    const began = Date.now();
     const c = await mount(
       [
         '[plugins.hung]',
@@ -114,18 +113,17 @@ describe('the first listing after start', () => {
       records,
     );
     const first = names((await c.client.listTools()).tools);
-    const tookMs = Date.now() - began;
-    // The other upstream is listed; the hung one is not, and held the list no longer than about its deadline
-    // (a generous bound: these machines are slow and shared).
+    // The other upstream is listed; the hung one is not: it never answers, so only its own start deadline (not the
+    // 10 s default, not another plugin's) can have let the list go, and the warning names that deadline.
     expect(first).toContain('slow__read');
     expect(first.some((name) => name.startsWith('hung__'))).toBe(false);
-    expect(tookMs).toBeLessThan(10 * startMs);
     expect(c.host.plugins.mountedPlugins().find((p) => p.name === 'hung')?.health.state).toBe('starting');
     expect(records).toContainEqual(
       expect.objectContaining({
         level: 'warn',
         plugin: 'hung',
         msg: expect.stringMatching(/still starting at its start deadline/),
+        err: expect.stringContaining(`within its deadline of ${startMs} ms`),
       }),
     );
     // Settled now: later lists wait for nothing.

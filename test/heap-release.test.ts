@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HeapReleasePolicy, releaseHeap, releaseHeapWhenQuiet } from '../src/cli/heap-release.js';
 
 const MB = 1024 * 1024;
@@ -44,14 +44,26 @@ describe('releaseHeap', () => {
   });
 
   it('runs on its own from a timer that never keeps the process alive, and stops', async () => {
-    const releaser = releaseHeapWhenQuiet({ intervalMs: 20, quietUtilization: 1, growthBytes: 0 });
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    for (let waited = 0; releaser.releases === 0 && waited < 10_000; waited += 20) await sleep(20);
-    releaser.stop();
-    expect(releaser.releases).toBeGreaterThan(0);
-    await sleep(300); // a collection under way when it stopped may still finish
-    const seen = releaser.releases;
-    await sleep(300);
-    expect(releaser.releases).toBe(seen);
+    // The interval on a fake clock: a reading is taken when the test moves it, and what stop() left is countable.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let released!: () => void;
+      const first = new Promise<void>((resolve) => (released = resolve));
+      const releaser = releaseHeapWhenQuiet(
+        { intervalMs: 20, quietUtilization: 1, growthBytes: 0 },
+        { released: () => released() },
+      );
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(20);
+      await first;
+      expect(releaser.releases).toBe(1);
+      releaser.stop();
+      // No timer left to take another reading, however long the clock runs: nothing more is collected.
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(20 * 100);
+      expect(releaser.releases).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,11 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CallEnd, CallsInFlight } from '../src/host/calls-in-flight.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
+// The deadlines on a fake clock (its timers and performance.now() move together, and only when told): each step
+// below is exact, where real sleeps on a busy machine could overshoot one deadline into the next.
 describe('calls in flight', () => {
-  it('ends the calls of one deadline oldest first, and never one that was released', async () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ends the calls of one deadline oldest first, and never one that was released', () => {
     const calls = new CallsInFlight(new AbortController().signal);
     const ended: string[] = [];
     const end = (name: string) => (why: CallEnd) => ended.push(`${name}:${why}`);
@@ -13,22 +21,26 @@ describe('calls in flight', () => {
     const second = calls.watch(30, end('second'), true);
     calls.watch(30, end('third'), true);
     second.release();
-    await sleep(100);
+    vi.advanceTimersByTime(29);
+    expect(ended).toEqual([]);
+    vi.advanceTimersByTime(1);
     expect(ended).toEqual(['first:deadline', 'third:deadline']);
   });
 
-  it('serves each deadline length with its own timer', async () => {
+  it('serves each deadline length with its own timer', () => {
     const calls = new CallsInFlight(new AbortController().signal);
     const ended: string[] = [];
     calls.watch(300, () => ended.push('long'), true);
     calls.watch(5, () => ended.push('short'), true);
-    await sleep(60);
+    vi.advanceTimersByTime(5);
     expect(ended).toEqual(['short']);
-    await sleep(400);
+    vi.advanceTimersByTime(294);
+    expect(ended).toEqual(['short']);
+    vi.advanceTimersByTime(1);
     expect(ended).toEqual(['short', 'long']);
   });
 
-  it('ends on shutdown every call but those shutdown itself makes, which keep their deadline', async () => {
+  it('ends on shutdown every call but those shutdown itself makes, which keep their deadline', () => {
     const shutdown = new AbortController();
     const calls = new CallsInFlight(shutdown.signal);
     const ended: string[] = [];
@@ -38,17 +50,18 @@ describe('calls in flight', () => {
     const ownShutdown = calls.watch(30, (why) => ended.push(`shutdown():${why}`), false);
     shutdown.abort();
     expect(ended).toEqual(['call:shutdown']);
-    await sleep(80);
+    vi.advanceTimersByTime(30);
     expect(ended).toEqual(['call:shutdown', 'shutdown():deadline']);
     ownShutdown.release();
   });
 
-  it('ends a call once however it ends, and releasing it again is a no-op', async () => {
+  it('ends a call once however it ends, and releasing it again is a no-op', () => {
     const shutdown = new AbortController();
     const calls = new CallsInFlight(shutdown.signal);
     const ended: CallEnd[] = [];
     const call = calls.watch(20, (why) => ended.push(why), true);
-    await sleep(60);
+    vi.advanceTimersByTime(20);
+    expect(ended).toEqual(['deadline']);
     shutdown.abort();
     call.release();
     call.release();
@@ -56,6 +69,8 @@ describe('calls in flight', () => {
   });
 
   it('keeps the process alive only while a call waits on its timer', () => {
+    // Real timers: what keeps the process alive is Node's to tell.
+    vi.useRealTimers();
     const calls = new CallsInFlight(new AbortController().signal);
     const before = timers();
     const call = calls.watch(60_000, () => {}, true);

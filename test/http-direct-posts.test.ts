@@ -2,7 +2,6 @@
 // resumable SSE stream when something comes first, when they run long, or when they close their stream for
 // polling (SEP-1699); requests the SDK's transport refuses are still refused by it.
 import { request as httpRequest } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForesightHost, createHost } from '../src/create-host.js';
 import { definePlugin } from '../src/index.js';
@@ -10,6 +9,25 @@ import type { HttpServing } from '../src/protocol/index.js';
 import { createMemoryLogger } from './support/in-memory.js';
 
 const VERSION = '2025-11-25';
+
+/** A promise the test resolves. */
+function gate(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Gates the test opens: `poll` and `slow` answer once theirs is opened, and `hold` says when it has begun. */
+const gates = {
+  poll: gate(),
+  slow: gate(),
+  onHold: undefined as (() => void) | undefined,
+};
+
+/** Resolves once a `hold` call has reached the plugin (the next one after this is called). */
+function nextHold(): Promise<void> {
+  return new Promise((resolve) => (gates.onHold = resolve));
+}
 
 const plugin = definePlugin({
   id: 'd',
@@ -24,13 +42,15 @@ const plugin = definePlugin({
       if (name === 'chatty') await rc.reportProgress(1, 2, 'half');
       if (name === 'poll') {
         rc.closeSSEStream?.();
-        await sleep(300);
+        await gates.poll.promise;
       }
-      if (name === 'slow') await sleep(1_300);
+      // Runs until the client has seen its response begin: as long as the host takes to prime a stream.
+      if (name === 'slow') await gates.slow.promise;
       if (name === 'hold')
-        await new Promise((_resolve, reject) =>
-          rc.signal.addEventListener('abort', () => reject(rc.signal.reason as Error)),
-        );
+        await new Promise((_resolve, reject) => {
+          rc.signal.addEventListener('abort', () => reject(rc.signal.reason as Error));
+          gates.onHold?.();
+        });
       return { content: [{ type: 'text', text: `${name} done` }] };
     },
   }),
@@ -48,6 +68,8 @@ function send(
   method: 'POST' | 'GET' | 'DELETE',
   headers: Record<string, string>,
   body?: unknown,
+  /** Hears each chunk of the body as it arrives. */
+  onData?: (chunk: string) => void,
 ): Promise<RawAnswer> {
   const text = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -69,7 +91,10 @@ function send(
       (res) => {
         let read = '';
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (read += chunk));
+        res.on('data', (chunk: string) => {
+          read += chunk;
+          onData?.(chunk);
+        });
         res.once('end', () =>
           resolve({
             status: res.statusCode ?? 0,
@@ -117,16 +142,24 @@ interface CallOptions {
   headers?: Record<string, string>;
   /** More of the call's params (`_meta`). */
   params?: Record<string, unknown>;
+  /** Hears each chunk of the response body as it arrives. */
+  onData?: (chunk: string) => void;
 }
 
 /** A raw `tools/call` of one of the plugin's tools on a session. */
 const call = (name: string, options: CallOptions = {}) =>
-  send(http.url, 'POST', options.headers ?? session, {
-    jsonrpc: '2.0',
-    id: options.id ?? nextId++,
-    method: 'tools/call',
-    params: { name: `d__${name}`, arguments: {}, ...options.params },
-  });
+  send(
+    http.url,
+    'POST',
+    options.headers ?? session,
+    {
+      jsonrpc: '2.0',
+      id: options.id ?? nextId++,
+      method: 'tools/call',
+      params: { name: `d__${name}`, arguments: {}, ...options.params },
+    },
+    options.onData,
+  );
 
 async function openSession(): Promise<Record<string, string>> {
   const { sessionId: opened } = await send(
@@ -187,7 +220,9 @@ describe('a 2025 session request answered on its own response', () => {
   });
 
   it('primes a stream for a call that runs long, so the client could resume it', async () => {
-    const answer = await call('slow');
+    // The call ends only once its response has begun (the priming event), so nothing but its running long
+    // made the host open the stream.
+    const answer = await call('slow', { onData: () => gates.slow.resolve() });
     expect(answer.contentType).toBe('text/event-stream');
     const [priming, result] = events(answer.text);
     expect(priming).toMatchObject({ data: '' });
@@ -203,6 +238,7 @@ describe('a 2025 session request answered on its own response', () => {
     // Still waiting, though its response has closed: its id is not free yet.
     const clash = await call('quick', { id: pollId });
     expect(clash.status).toBe(409);
+    gates.poll.resolve();
     const resumed = await send(http.url, 'GET', {
       ...session,
       'last-event-id': priming!.id!,
@@ -231,8 +267,9 @@ describe('a 2025 session request answered on its own response', () => {
   });
 
   it('ends the response of a request the client cancels, which nothing will answer', async () => {
+    const holding = nextHold();
     const waiting = call('hold', { id: 'cancel-me' });
-    await sleep(100);
+    await holding;
     const cancelled = await send(http.url, 'POST', session, {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -252,8 +289,9 @@ describe('a 2025 session request answered on its own response', () => {
 
   it('tells a request still waiting when its session is deleted', async () => {
     const own = await openSession();
+    const holding = nextHold();
     const waiting = call('hold', { id: 'held', headers: own });
-    await sleep(100);
+    await holding;
     expect((await send(http.url, 'DELETE', own)).status).toBe(200);
     const told = await waiting;
     expect(told.status).toBe(404);

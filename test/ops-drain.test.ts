@@ -1,7 +1,8 @@
 // Graceful drain on SIGTERM, with the real CLI as a child process: new requests get 503 and /readyz turns 503 at
 // once, a call in flight still gets its result, and the process exits 0; a call longer than drain_timeout_s is
 // ended at the deadline (its client gets an error, not a hang). Over stdio: no more input is read, the call in
-// flight is answered, and the process exits.
+// flight is answered, and the process exits. The calls in flight are held by a file the test creates (the slow
+// plugin's `until`), so no step races a sleep.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,8 +19,11 @@ import {
   textOf,
   withTimeout,
 } from './support/cli.js';
+import { PATIENCE_MS } from './support/patience.js';
 
 const SLOW_PLUGIN = new URL('./fixtures/plugins/slow.mjs', import.meta.url).pathname;
+/** A drain deadline no test here waits out: a process that exits within PATIENCE_MS did not wait for it. */
+const LONG_DRAIN_S = (2 * PATIENCE_MS) / 1000;
 
 afterEach(async () => {
   await killAll();
@@ -48,21 +52,24 @@ async function callsInFlight(server: HttpServer, count: number): Promise<void> {
 
 describe('SIGTERM over HTTP', () => {
   it('refuses new requests with 503, turns /readyz 503, lets the call in flight finish, then exits 0', async () => {
-    const cwd = await workspaceWith(10);
+    const cwd = await workspaceWith(LONG_DRAIN_S);
+    const release = path.join(cwd, 'release-the-call');
     const server = await startHttpServer({ cwd });
     const { client } = await connectHttp(server.url);
-    const call = client.callTool({ name: 'slow__sleep', arguments: { ms: 1_500 } });
-    await withTimeout(callsInFlight(server, 1), 5_000, 'the slow call to start');
+    const call = client.callTool(
+      { name: 'slow__sleep', arguments: { until: release } },
+      { timeout: PATIENCE_MS },
+    );
+    await withTimeout(callsInFlight(server, 1), PATIENCE_MS, 'the slow call to start');
     expect((await fetch(opsUrl(server, '/readyz'))).status).toBe(200);
-    const signalledAt = Date.now();
     server.child.kill('SIGTERM');
 
-    // Both answered while the call still runs: the balancer stops sending, a straggler is told to go elsewhere.
+    // Both answered while the call is still held: the balancer stops sending, a straggler is told to go elsewhere.
     await withTimeout(
       (async () => {
         while ((await fetch(opsUrl(server, '/readyz'))).status !== 503);
       })(),
-      2_000,
+      PATIENCE_MS,
       '/readyz to turn 503',
     );
     const refused = await fetch(server.url, {
@@ -77,44 +84,50 @@ describe('SIGTERM over HTTP', () => {
 
     let exitedFirst = false;
     void server.exited.then(() => (exitedFirst = true));
-    expect(textOf(await withTimeout(call, 5_000, 'the slow call'))).toBe('slept 1500 ms');
-    // The process waited for the call's answer, and then went without waiting out the 10 s deadline.
+    await writeFile(release, '');
+    expect(textOf(await withTimeout(call, PATIENCE_MS, 'the held call'))).toBe(`released by ${release}`);
+    // The process waited for the call's answer, and then went without waiting out its drain deadline (far past
+    // the wait for its exit here, and never reached: it says so when it is).
     expect(exitedFirst).toBe(false);
-    const exit = await server.waitForExit(5_000);
+    const exit = await server.waitForExit(PATIENCE_MS);
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(Date.now() - signalledAt).toBeLessThan(8_000);
-  }, 30_000);
+    expect(server.stderr()).not.toContain('drain deadline passed');
+  });
 
   it('ends a call longer than drain_timeout_s at the deadline: the process exits 0, the client gets an error', async () => {
     const cwd = await workspaceWith(1);
     const server = await startHttpServer({ cwd });
     const { client } = await connectHttp(server.url);
-    const call = client.callTool({ name: 'slow__sleep', arguments: { ms: 20_000 } });
+    // Held by a file never created: only the drain deadline can end it.
+    const call = client.callTool(
+      { name: 'slow__sleep', arguments: { until: path.join(cwd, 'never-created') } },
+      { timeout: PATIENCE_MS },
+    );
     const settled = call.then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );
-    await withTimeout(callsInFlight(server, 1), 5_000, 'the slow call to start');
+    await withTimeout(callsInFlight(server, 1), PATIENCE_MS, 'the slow call to start');
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    const exit = await server.waitForExit(6_000);
+    const exit = await server.waitForExit(PATIENCE_MS);
     expect(exit).toEqual({ code: 0, signal: null });
-    const waitedMs = Date.now() - signalledAt;
-    expect(waitedMs).toBeGreaterThanOrEqual(900);
-    expect(waitedMs).toBeLessThan(5_000);
+    // Not before the 1 s deadline, which the process counts from the signal it got after this one was sent.
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(900);
+    expect(server.stderr()).toContain('drain deadline passed');
     // The call is ended through the shutdown signal and answered, so the client hears of it instead of waiting.
-    const outcome = await withTimeout(settled, 3_000, 'the cut call to settle');
+    const outcome = await withTimeout(settled, PATIENCE_MS, 'the cut call to settle');
     expect('result' in outcome && outcome.result).toMatchObject({
       isError: true,
       _meta: { 'foresight/error': { code: 'E_SHUTTING_DOWN', kind: 'unavailable' } },
     });
-    expect(server.stderr()).toContain('drain deadline passed');
-  }, 30_000);
+  });
 });
 
 describe('SIGTERM over stdio', () => {
   it('reads no more requests, answers the call in flight, and exits 0', async () => {
-    const cwd = await workspaceWith(10);
+    const cwd = await workspaceWith(LONG_DRAIN_S);
+    const release = path.join(cwd, 'release-the-call');
     const proc = spawnCli(['serve'], { cwd });
     await proc.waitForStderr(/serving stdio/);
     const raw = new RawStdioClient(proc);
@@ -125,18 +138,20 @@ describe('SIGTERM over stdio', () => {
         jsonrpc: '2.0',
         id: callId,
         method: 'tools/call',
-        params: { name: 'slow__sleep', arguments: { ms: 1_000 } },
+        params: { name: 'slow__sleep', arguments: { until: release } },
       }),
     );
-    // The signal must find the call in flight.
+    // The signal must find the call in flight: it is, until the test creates the file.
     await proc.waitForStderr(/slow: sleep started/);
     proc.child.kill('SIGTERM');
     await proc.waitForStderr(/"msg":"shutting down"/);
     // Sent once the drain began: never read, so never answered.
     await raw.sendLine(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).catch(() => {});
-    const answer = await raw.next((message) => message.id === callId, 5_000);
-    expect(textOf(answer.result ?? {})).toBe('slept 1000 ms');
-    expect(await proc.waitForExit(5_000)).toEqual({ code: 0, signal: null });
+    await writeFile(release, '');
+    const answer = await raw.next((message) => message.id === callId, PATIENCE_MS);
+    expect(textOf(answer.result ?? {})).toBe(`released by ${release}`);
+    expect(await proc.waitForExit(PATIENCE_MS)).toEqual({ code: 0, signal: null });
     expect(raw.pending().some((message) => message.id === 2)).toBe(false);
-  }, 30_000);
+    expect(proc.stderr()).not.toContain('drain deadline passed');
+  });
 });

@@ -9,6 +9,7 @@ import { parseConfig, type PlannerConfig } from '../src/config/index.js';
 import type { ToolValueModel } from '../src/contract/index.js';
 import { PLANNER_STATS_URI, PREFETCH_META_KEY } from '../src/planner/index.js';
 import { type Connected, connect, connectClient, createMemoryLogger } from './support/in-memory.js';
+import { PATIENCE_MS } from './support/patience.js';
 import { type RecordsPlugin, type RecordsPluginOptions, recordsPlugin } from './support/records-plugin.js';
 
 const READ: ToolValueModel = {
@@ -44,6 +45,7 @@ let connected: Connected | undefined;
 const extraClients: Client[] = [];
 
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(extraClients.splice(0).map((client) => client.close()));
   await connected?.close();
   connected = undefined;
@@ -84,8 +86,14 @@ async function settled(c: Connected, dispatched: number): Promise<void> {
     const snapshot = c.host.planner.snapshot();
     expect(snapshot.counters.dispatched).toBe(dispatched);
     expect(snapshot.inFlight + snapshot.queued).toBe(0);
-  });
+  }, PATIENCE_MS);
 }
+
+/**
+ * One turn of the event loop: the planner plans a call's follow-ups in a setImmediate queued before the answer goes
+ * out, so once the answer is in, what that planning dispatched or queued shows after this turn.
+ */
+const planned = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('planner: serving the agent from speculative calls', () => {
   it('answers from the cache: the upstream serves the call once, speculatively', async () => {
@@ -115,10 +123,10 @@ describe('planner: serving the agent from speculative calls', () => {
     const c = await start(rec);
     const release = rec.holdGets();
     await call(c.client, 'rec__list');
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(3));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(3), PATIENCE_MS);
     const pending = call(c.client, 'rec__get', { key: 'r1' });
     // The agent's call is waiting on the speculative one, not on a call of its own.
-    await vi.waitFor(() => expect(c.host.planner.snapshot().joining).toBe(1));
+    await vi.waitFor(() => expect(c.host.planner.snapshot().joining).toBe(1), PATIENCE_MS);
     expect(c.host.planner.snapshot().inFlight).toBe(3);
     expect(rec.count('get', false)).toBe(0);
     release();
@@ -134,25 +142,35 @@ describe('planner: serving the agent from speculative calls', () => {
     const c = await start(rec);
     rec.holdGets();
     await call(c.client, 'rec__list');
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(3));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(3), PATIENCE_MS);
     c.host.planner.close();
     // Each ran under a signal of its own, which the planner aborted: the call's signal says cancelled.
     await vi.waitFor(() => {
       expect(rec.abortedGets()).toEqual(['E_CANCELLED', 'E_CANCELLED', 'E_CANCELLED']);
       expect(rec.heldGets()).toBe(0);
-    });
+    }, PATIENCE_MS);
   });
 
   it('serves a cached result only while fresh (freshness_ttl_s), then calls upstream', async () => {
+    // The planner's clock is Date.now as it is when the host is built: a fake Date, still until the test moves it
+    // (so every result is stored at `storedAt`; vi.waitFor would move it, so the wait here polls on real timers).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const storedAt = Date.now();
     const rec = recordsPlugin({ models: models({ get: { cost: { typicalKb: 1, freshnessTtlS: 1 } } }) });
     const c = await start(rec);
     await call(c.client, 'rec__list');
-    await settled(c, 3);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    for (;;) {
+      const snapshot = c.host.planner.snapshot();
+      if (snapshot.counters.dispatched === 3 && snapshot.inFlight + snapshot.queued === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    vi.setSystemTime(storedAt + 999);
+    expect(prefetch(await call(c.client, 'rec__get', { key: 'r2' }))).toMatchObject({ source: 'cache' });
+    vi.setSystemTime(storedAt + 1_000);
     const answer = await call(c.client, 'rec__get', { key: 'r1' });
     expect(prefetch(answer)).toBeUndefined();
     expect(rec.count('get', false)).toBe(1);
-    expect(c.host.planner.snapshot().counters).toMatchObject({ hits: 0, expired: 1 });
+    expect(c.host.planner.snapshot().counters).toMatchObject({ hits: 1, expired: 1 });
   });
 
   it('follows the agent through a long listing: each item it reads runs the next ones ahead', async () => {
@@ -179,8 +197,9 @@ describe('planner: serving the agent from speculative calls', () => {
     const rec = withModels({ size: 9 });
     const c = await start(rec);
     await call(c.client, 'rec__get', { key: 'r7' });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(c.host.planner.snapshot().counters.dispatched).toBe(0);
+    await planned();
+    await settled(c, 0);
+    expect(rec.log).toEqual([{ tool: 'get', args: { key: 'r7' }, speculative: false }]);
   });
 
   it('keeps the format of the agent’s own call: a cached result goes through its result hooks', async () => {
@@ -224,7 +243,7 @@ describe('planner: what never runs ahead', () => {
     const c = await start(rec, { enabled: false });
     await call(c.client, 'rec__list');
     await call(c.client, 'rec__get', { key: 'r1' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await planned();
     expect(rec.log.map((entry) => [entry.tool, entry.speculative])).toEqual([
       ['list', false],
       ['get', false],
@@ -255,10 +274,10 @@ describe('planner: caps', () => {
     const c = await start(rec, { maxInFlight: 2 });
     const release = rec.holdGets();
     await call(c.client, 'rec__list');
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(2));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(2), PATIENCE_MS);
     // A second turn plans nothing new (the same keys are queued or in flight), and the cap still holds.
     await call(c.client, 'rec__list');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await planned();
     expect(c.host.planner.snapshot()).toMatchObject({ inFlight: 2, queued: 1 });
     release();
     await settled(c, 3);
@@ -275,8 +294,8 @@ describe('planner: caps', () => {
     const release = rec.holdGets();
     await call(c.client, 'rec__list');
     // r1 and r2 go to api.one (one at a time), r3 to api.two: two run, one waits.
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(2));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(2), PATIENCE_MS);
+    await planned();
     expect(c.host.planner.snapshot()).toMatchObject({ inFlight: 2, queued: 1 });
     expect(rec.log.filter((entry) => entry.tool === 'get').map((entry) => entry.args.key)).toEqual([
       'r1',
@@ -291,9 +310,9 @@ describe('planner: caps', () => {
     const c = await start(rec, { maxInFlight: 1 });
     const release = rec.holdGets();
     await call(c.client, 'rec__list');
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(1));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(1), PATIENCE_MS);
     const own = call(c.client, 'rec__get', { key: 'r5' });
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(2));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(2), PATIENCE_MS);
     release();
     expect((await own).structuredContent).toEqual({ key: 'r5', value: 'v5.0' });
     await settled(c, 3);
@@ -306,7 +325,7 @@ describe('planner: invalidation', () => {
     const c = await start(rec);
     const release = rec.holdGets();
     await call(c.client, 'rec__list');
-    await vi.waitFor(() => expect(rec.heldGets()).toBe(3));
+    await vi.waitFor(() => expect(rec.heldGets()).toBe(3), PATIENCE_MS);
     // The speculative get of r1 has read the old value and is on its way back when the write lands.
     const written = await call(c.client, 'rec__put', { key: 'r1', value: 'v1.1' });
     expect(written.isError).toBeFalsy();
@@ -326,7 +345,7 @@ describe('planner: invalidation', () => {
     const c = await start(rec);
     const release = rec.holdPuts();
     const writing = call(c.client, 'rec__put', { key: 'r1', value: 'v1.1' });
-    await vi.waitFor(() => expect(rec.count('put')).toBe(1));
+    await vi.waitFor(() => expect(rec.count('put')).toBe(1), PATIENCE_MS);
     await call(c.client, 'rec__list');
     await settled(c, 3);
     release();

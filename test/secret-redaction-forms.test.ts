@@ -9,10 +9,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { redactSecrets, redactSecretsInListing, registerSecret } from '../src/config/index.js';
 import { definePlugin } from '../src/index.js';
 import { makeWorkspace, removeWorkspaces, runCli } from './support/cli.js';
-import { startFakeJira } from './support/fake-jira.js';
+import { jira, startFakeJira } from './support/fake-jira.js';
 import { EMAIL, TOKEN, type JiraRig, authHeader, startJiraRig, text } from './support/fake-jira-harness.js';
 import { routeMetadata, PROJ } from './support/fake-jira-metadata.js';
 import { connect, textOf } from './support/in-memory.js';
+import { PATIENCE_MS } from './support/patience.js';
 
 const BASIC = authHeader('cloud');
 const BASIC_BASE64 = BASIC.slice('Basic '.length);
@@ -50,8 +51,9 @@ describe('a Basic credential echoed back by Jira', () => {
     expect(text(failed)).toContain('header was Basic [redacted]');
     expectNoCredential(JSON.stringify(failed));
 
-    await vi.waitFor(async () =>
-      expect((await rig?.tool('get_issue'))?.description).toMatch(/could not be loaded/),
+    await vi.waitFor(
+      async () => expect((await rig?.tool('get_issue'))?.description).toMatch(/could not be loaded/),
+      PATIENCE_MS,
     );
     const { tools } = await rig.client.listTools();
     expect(JSON.stringify(tools)).toContain('cannot serve Basic [redacted]');
@@ -62,6 +64,13 @@ describe('a Basic credential echoed back by Jira', () => {
     const fake = await startFakeJira();
     try {
       fake.expectAuth('authorization', BASIC);
+      // The health probe answers, as Jira does for good credentials: the plugin then stays `starting` until its
+      // metadata load has failed, and `check` waits for that. Without it the probe's 404 marks the plugin down at
+      // once, and `check` may print and exit before the load's failure (the echoed header) is even logged.
+      fake.route('GET', '/rest/api/3/myself', {
+        status: 200,
+        body: jira.user('cloud', '5b10a2844c20165700ede21g', 'Mia Krystof'),
+      });
       routeMetadata(fake, 'cloud', [PROJ]);
       fake.route('GET', '/rest/api/3/priority', (request) => ({
         status: 500,
@@ -75,7 +84,9 @@ describe('a Basic credential echoed back by Jira', () => {
       const env = { CHECK_JIRA_EMAIL: EMAIL, CHECK_JIRA_TOKEN: TOKEN, FORESIGHT_LOG_LEVEL: 'debug' };
       const run = await runCli(['check'], { cwd, env });
       const output = run.stdout + run.stderr;
-      expect(output).toContain('cannot serve Basic [redacted]');
+      // Printed (the plugin's degraded line) and logged (the failed load's warning), redacted in both.
+      expect(run.stdout).toContain('cannot serve Basic [redacted]');
+      expect(run.stderr).toContain('cannot serve Basic [redacted]');
       expectNoCredential(output);
     } finally {
       await fake.close();

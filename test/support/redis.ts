@@ -102,14 +102,75 @@ export async function until(
   }
 }
 
+/** Subscribers Redis counts on a channel (the full name, prefix included): PUBSUB NUMSUB. */
+export async function subscriberCount(channel: string, url = SHARED_REDIS_URL): Promise<number> {
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const reply = (await client.sendCommand(['PUBSUB', 'NUMSUB', channel])) as unknown[];
+    return Number(reply[1] ?? 0);
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Polls `read` every 20 ms until `condition` holds of what it read, for up to PATIENCE_MS. */
+async function untilRead<T>(
+  read: () => Promise<T>,
+  condition: (value: T) => boolean,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + PATIENCE_MS;
+  for (;;) {
+    const value = await read();
+    if (condition(value)) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${PATIENCE_MS} ms waiting for ${what} (last: ${JSON.stringify(value)})`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** What Redis itself must show before a test goes on. */
+export interface RedisSees {
+  url?: string;
+  /** Channels (full names) and how many subscribers each must have: a member's SUBSCRIBE confirmed. */
+  subscribers?: Record<string, number>;
+  /** Integer keys (full names) and the least value each must have reached (e.g. the epoch members bump). */
+  atLeast?: Record<string, number>;
+}
+
 /**
- * Every cluster member's connections up, then `settleMs` more: what a member sends on 'ready' (SUBSCRIBE, the
- * speculation's epoch bump) reaches Redis one round trip later.
+ * Every cluster member's connections up, then what their 'ready' sends (SUBSCRIBE, the speculation's epoch bump)
+ * seen in Redis itself: it reaches Redis one round trip after `reachable()` turns true.
  */
 export async function membersReady(
   clusters: readonly { reachable(): boolean }[],
-  settleMs = 0,
+  sees: RedisSees = {},
 ): Promise<void> {
   await until(() => clusters.every((cluster) => cluster.reachable()), PATIENCE_MS, 'redis connections');
-  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const url = sees.url ?? SHARED_REDIS_URL;
+  for (const [channel, count] of Object.entries(sees.subscribers ?? {}))
+    await untilRead(
+      () => subscriberCount(channel, url),
+      (seen) => seen === count,
+      `${count} subscribers on ${channel}`,
+    );
+  for (const [key, least] of Object.entries(sees.atLeast ?? {}))
+    await untilRead(
+      async () => {
+        const client = createClient({ url });
+        client.on('error', () => undefined);
+        await client.connect();
+        try {
+          return Number((await client.get(key)) ?? 0);
+        } finally {
+          client.destroy();
+        }
+      },
+      (seen) => seen >= least,
+      `${key} at ${least} or more`,
+    );
 }
