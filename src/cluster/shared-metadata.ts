@@ -1,6 +1,7 @@
 // Plugins' shared state over Redis: a value per key with its TTL, a lease so one process produces it, and a
 // message when it is written, so what one process loaded (a tracker's metadata) the others read.
 import { createHash, randomUUID } from 'node:crypto';
+import { ConnectionTimeoutError } from 'redis';
 import type { SharedClaim, SharedPluginState, SharedRead } from '../contract/index.js';
 import type { SharedPluginStates } from '../host/index.js';
 import { type SharedRedis, parseChannelMessage } from './shared-redis.js';
@@ -11,8 +12,10 @@ export const PLUGIN_STATE_CHANNEL = 'pstate';
 /**
  * How long a command waits for the first connection of a process that is starting: plugins start (and load their
  * metadata) while Redis is still being connected to, and loading then would cost the tracker a load per process.
- * The wait ends as soon as the first attempt connects or fails (refused, or the 1 s connect timeout), so this bound
- * holds only when the process itself is too busy to tell; under the kit's own bound on waiting for the store (3 s).
+ * The wait ends as soon as the first attempt connects or is refused; a connect timeout does not end it, since on a
+ * process busy starting up the timer can fire before the connection's own event is seen, and the retry that follows
+ * at once usually connects. So this bound holds when Redis is unreachable without a refusal or the process is too
+ * busy to tell; it is under the kit's own bound on waiting for the store (3 s).
  * Once Redis has been reached, an outage waits for nothing.
  */
 export const FIRST_CONNECTION_WAIT_MS = 2_500;
@@ -64,13 +67,16 @@ export class RedisPluginStates implements SharedPluginStates {
       const done = () => {
         clearTimeout(timer);
         client.off('ready', done);
-        client.off('error', done);
+        client.off('error', failed);
         resolve();
       };
+      // A refused first attempt ends the wait too: Redis unreachable must not hold a start-up load.
+      const failed = (error: unknown) => {
+        if (!(error instanceof ConnectionTimeoutError)) done();
+      };
       const timer = setTimeout(done, FIRST_CONNECTION_WAIT_MS).unref();
-      // A failed first attempt ends the wait too: Redis unreachable must not hold a start-up load.
       client.on('ready', done);
-      client.on('error', done);
+      client.on('error', failed);
     });
     // Redis still unreached: the next command answers at once, as in an outage.
     this.#reached = true;
