@@ -52,7 +52,10 @@ const ENV = {
 } as const;
 
 export interface TeamCatalog {
-  /** `tools/list` exactly as the client received it (every page joined). */
+  /**
+   * `tools/list` as the client received it (every page joined), the fakes' loopback origins (their ports change
+   * from run to run) replaced with the hosted services' names, so the catalog and its token count are stable.
+   */
   tools: Tool[];
   /** The result object of that list, what a client pays for before its first call. */
   listResult: { tools: Tool[] };
@@ -221,13 +224,30 @@ export async function buildTeamCatalog(waitMs = 10_000): Promise<TeamCatalog> {
       await settle(20);
       tools = await listAll(client);
     }
-    return { tools, listResult: { tools } };
+    const stable = withStableOrigins(tools, fakes);
+    return { tools: stable, listResult: { tools: stable } };
   } finally {
     await client.close();
     await host.close();
     await Promise.all(Object.values(fakes).map((fake) => fake.close()));
     await rm(root, { recursive: true, force: true });
   }
+}
+
+const STABLE_HOSTS = {
+  githubFake: 'api.github.com',
+  gitlabFake: 'gitlab.com',
+  jiraFake: 'acme.atlassian.net',
+  clickupFake: 'api.clickup.com',
+} as const;
+
+function withStableOrigins(tools: Tool[], fakes: Awaited<ReturnType<typeof startFakes>>): Tool[] {
+  let text = JSON.stringify(tools);
+  for (const [fake, host] of Object.entries(STABLE_HOSTS)) {
+    const loopback = new URL(fakes[fake as keyof typeof STABLE_HOSTS].url).host;
+    text = text.split(loopback).join(host);
+  }
+  return JSON.parse(text) as Tool[];
 }
 
 function githubTokens(fakes: Awaited<ReturnType<typeof startFakes>>): void {
