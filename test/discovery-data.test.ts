@@ -1,26 +1,14 @@
-// The discovery bench's data holds: team-tools.json is what the team config's host publishes today, and every
-// in-domain query names only tools of it, at least 100 distinct queries that reach every tool between them.
-import { readFileSync } from 'node:fs';
+// The discovery bench's data holds: team-tools.json is what the team config's host publishes today, every
+// in-domain query names only tools of it (at least 100 distinct queries, every tool aimed at), and the synthetic
+// catalog is the same for the same seed.
 import { describe, expect, it } from 'vitest';
+import { loadInDomainQueries, loadTeamTools } from '../bench/lib/discovery-data.js';
+import { syntheticCatalog } from '../bench/lib/synthetic-catalog.js';
 import { buildTeamCatalog } from '../bench/lib/team-catalog.js';
 import { PATIENCE_MS } from './support/patience.js';
 
-interface CatalogTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-}
-
-interface Query {
-  query: string;
-  acceptable: string[];
-}
-
-const read = <T>(name: string): T =>
-  JSON.parse(readFileSync(new URL(`../bench/data/discovery/${name}`, import.meta.url), 'utf8')) as T;
-
-const catalog = read<CatalogTool[]>('team-tools.json');
-const queries = read<Query[]>('in-domain-queries.json');
+const catalog = loadTeamTools();
+const queries = loadInDomainQueries();
 const names = new Set(catalog.map((tool) => tool.name));
 
 describe('the discovery data', () => {
@@ -52,5 +40,13 @@ describe('the discovery data', () => {
   it('aims at every tool of the catalog with at least one query', () => {
     const aimed = new Set(queries.flatMap((q) => q.acceptable));
     expect([...names].filter((name) => !aimed.has(name))).toEqual([]);
+  });
+
+  it('builds the same synthetic catalog for a seed, with unique names, and another for another seed', () => {
+    const tools = syntheticCatalog(5000);
+    expect(tools).toHaveLength(5000);
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(5000);
+    expect(syntheticCatalog(1000)).toEqual(tools.slice(0, 1000));
+    expect(syntheticCatalog(1000, 38)).not.toEqual(tools.slice(0, 1000));
   });
 });
