@@ -380,6 +380,21 @@ function schemaFor(verb: string, entity: Domain['entities'][number]): SyntheticT
   }
 }
 
+/** Most hosted APIs scope every call to an account or workspace: each tool takes one, required. */
+function withWorkspace(schema: SyntheticTool['inputSchema'], title: string): SyntheticTool['inputSchema'] {
+  return {
+    type: 'object',
+    properties: {
+      workspace_id: {
+        type: 'string',
+        description: `The id of the ${title} workspace to act in, as the workspaces list shows it.`,
+      },
+      ...schema.properties,
+    },
+    required: ['workspace_id', ...(schema.required ?? [])],
+  };
+}
+
 /** `count` tools over services of 4 to 24 tools each; the same `seed` gives the same catalog, names unique. */
 export function syntheticCatalog(count: number, seed = 37): SyntheticTool[] {
   const random = createRandom(mixSeed(seed, 'synthetic-catalog'));
@@ -408,7 +423,7 @@ export function syntheticCatalog(count: number, seed = 37): SyntheticTool[] {
       tools.push({
         name: `${service}__${v.verb}_${noun}`,
         description: `${v.text(entity, title)} (${title}, ${domain.area}.)`,
-        inputSchema: schemaFor(v.verb, entity),
+        inputSchema: withWorkspace(schemaFor(v.verb, entity), title),
       });
     }
   }
