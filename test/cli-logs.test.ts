@@ -40,6 +40,10 @@ function lines(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');
 }
 
+/** The ready line: plugins, tools, the discovery mode and what the full list costs, the transport. */
+const READY =
+  /^1 plugin mounted \(chatty\), 1 tool, discovery: auto → all \(full tools\/list \d+ tokens <= auto_tokens 8,000\), serving stdio$/;
+
 function records(stderr: string): Record<string, unknown>[] {
   return lines(stderr).map((line) => {
     try {
@@ -58,7 +62,7 @@ describe('serve writes JSON records only to stderr', () => {
     const logged = records(run.stderr);
     const messages = logged.map((record) => record.msg);
     expect(messages).toContain('chatty debug record');
-    expect(messages).toContain('1 plugin mounted (chatty), 1 tool, serving stdio');
+    expect(messages).toContainEqual(expect.stringMatching(READY));
     expect(messages).toContain('shutting down');
     expect(logged).toContainEqual(
       expect.objectContaining({ warning: 'ChattyWarning', detail: 'chatty plugin made a process warning' }),
@@ -79,7 +83,7 @@ describe('serve writes JSON records only to stderr', () => {
     const messages = records(quiet.stderr).map((r) => r.msg);
     expect(messages).not.toContain('chatty warn record');
     // The ready line shows at any level but silent: clients and scripts wait for it.
-    expect(messages).toContain('1 plugin mounted (chatty), 1 tool, serving stdio');
+    expect(messages).toContainEqual(expect.stringMatching(READY));
     const silent = await runCli(['serve', '--log-level', 'silent'], { cwd });
     expect(silent.code).toBe(0);
     expect(silent.stderr).toBe('');

@@ -29,7 +29,7 @@ describe('unknown keys and bad values name the key, the file and its line', () =
     expect(error.code).toBe('E_CONFIG_INVALID');
     expect(error.kind).toBe('invalid_input');
     expect(error.message).toBe(
-      `${FILE}:4: plugin: unknown key "plugin" (did you mean "plugins"?); allowed: server, auth, plugins, enrich, format, planner, tools, audit, cluster`,
+      `${FILE}:4: plugin: unknown key "plugin" (did you mean "plugins"?); allowed: server, auth, plugins, enrich, format, planner, discovery, tools, audit, cluster`,
     );
   });
 

@@ -1,4 +1,5 @@
-// `foresight check`: each plugin's health, the planner's models and the tool rules, the cluster's Redis; exits 1 on a fault.
+// `foresight check`: each plugin's health, the discovery mode, the planner's models and the tool rules, the cluster's Redis; exits 1 on a fault.
+import { discoveryLine } from '../discovery/index.js';
 import type { MountedPlugin } from '../host/index.js';
 import { CliError } from './cli-error.js';
 import { checkCluster } from './cluster.js';
@@ -34,6 +35,8 @@ export async function checkCommand(options: CommonOptions): Promise<void> {
               : detail;
         print(process.stdout, `${line}${why === undefined ? '' : ` (${why})`}\n`);
       }
+      // What the agent would read before its first call, and whether it gets the list or a search.
+      print(process.stdout, `note  ${discoveryLine(config.discovery, host.tools.listTools())}\n`);
       const unlisted = host.tools.unlisted();
       for (const { message } of unlisted.filter((u) => u.reason === 'hidden'))
         print(process.stdout, `note  ${message}\n`);

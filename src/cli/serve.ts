@@ -9,6 +9,7 @@ import {
 } from '../config/index.js';
 import { createHost } from '../create-host.js';
 import { describeThrown } from '../contract/index.js';
+import { discoveryLine } from '../discovery/index.js';
 import { createLogger } from '../host/index.js';
 import type { RoundTripCounter } from '../ops/index.js';
 import { checkExposure } from '../protocol/index.js';
@@ -101,8 +102,8 @@ export async function serveCommand(options: CommonOptions & { http?: string }): 
     redact: redactSecrets,
   });
   const mounted = host.plugins.mountedPlugins();
-  const tools = host.tools.listTools().length;
-  const summary = `${count(mounted.length, 'plugin')} mounted (${mounted.map((m) => m.name).join(', ')}), ${count(tools, 'tool')}`;
+  const listed = host.tools.listTools();
+  const summary = `${count(mounted.length, 'plugin')} mounted (${mounted.map((m) => m.name).join(', ')}), ${count(listed.length, 'tool')}, ${discoveryLine(config.discovery, listed)}`;
   try {
     if (address !== undefined) {
       const serving = await host.serveHttp({

@@ -38,6 +38,7 @@ export function buildConfig(parsed: ConfigFile, context: BuildContext): Foresigh
       parsed.planner.stateFile === undefined
         ? parsed.planner
         : { ...parsed.planner, stateFile: resolve(baseDir, parsed.planner.stateFile) },
+    discovery: parsed.discovery,
     tools: Object.fromEntries(
       Object.entries(parsed.tools).map(([name, block]) => [
         name,

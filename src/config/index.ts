@@ -22,6 +22,12 @@ export type { DeclarativeEnrichRule, ToolAnnotationsOverride } from './schema-en
 export type { ToolOverride } from './schema-tools.js';
 export type { FormatConfig } from './schema-format.js';
 export type { PlannerConfig } from './schema-file.js';
+export {
+  type DiscoveryConfig,
+  type DiscoveryModeSetting,
+  DEFAULT_AUTO_TOKENS,
+  DISCOVERY_MODES,
+} from './schema-discovery.js';
 export type { AuditConfig } from './schema-audit.js';
 export {
   type ClusterConfig,

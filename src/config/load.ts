@@ -44,10 +44,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ForesightC
     : parseConfig(text, file, dirname(file), env, parseOptions);
 }
 
-/** With no file: the workspace plugin serving `cwd`, everything else at its default. */
+/**
+ * With no file: the workspace plugin serving `cwd`, every tool listed (its few tools cost less than a search
+ * round), everything else at its default.
+ */
 export function defaultConfig(cwd: string, beneath?: BeneathTables): ForesightConfig {
   const root = resolve(cwd);
-  const own = { plugins: { workspace: { root } } };
+  const own = { plugins: { workspace: { root } }, discovery: { mode: 'all' } };
   const table = beneath === undefined ? own : layBeneath(own, beneath);
   const result = ConfigFileSchema.safeParse(table, { reportInput: true });
   // Only a broken build could make the embedded table invalid; report it the same way as a file.

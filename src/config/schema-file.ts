@@ -13,6 +13,7 @@ import {
 import { AuditConfigSchema } from './schema-audit.js';
 import { AuthConfigSchema } from './schema-auth.js';
 import { ClusterConfigSchema } from './schema-cluster.js';
+import { DiscoveryConfigSchema } from './schema-discovery.js';
 import { DeclarativeEnrichRuleSchema } from './schema-enrich.js';
 import { FormatConfigSchema } from './schema-format.js';
 import { PluginNameSchema, PluginSettingsSchema } from './schema-plugin.js';
@@ -118,6 +119,7 @@ export const ConfigFileSchema = closedTable({
   enrich: listOf(DeclarativeEnrichRuleSchema, 'an array of [[enrich]] tables').default([]),
   format: FormatConfigSchema.prefault({}),
   planner: PlannerConfigSchema.prefault({}),
+  discovery: DiscoveryConfigSchema.prefault({}),
   tools: z.record(ToolNameSchema, ToolOverrideSchema, tableOf('[tools."<name>"] tables')).prefault({}),
   audit: AuditConfigSchema.prefault({}),
   cluster: ClusterConfigSchema.optional(),

@@ -1,6 +1,7 @@
 // The loaded configuration as the rest of Foresight sees it: camelCase, defaults applied, each part knowing its place in the file.
 import type { KeyLines } from './key-path.js';
 import type { AuthConfig } from './schema-auth.js';
+import type { DiscoveryConfig } from './schema-discovery.js';
 import type { DeclarativeEnrichRule } from './schema-enrich.js';
 import type { AuditConfig } from './schema-audit.js';
 import type { ClusterConfig } from './schema-cluster.js';
@@ -57,6 +58,8 @@ export interface ForesightConfig {
   /** [format]: the format layer's budget and default. */
   format: FormatConfig;
   planner: PlannerConfig;
+  /** [discovery]: every tool in tools/list, or search meta-tools; default "auto" ("all" for the embedded default). */
+  discovery: DiscoveryConfig;
   /** [tools."<published name>"] overrides, by published tool name. */
   tools: Record<string, ToolOverride>;
   /** [audit]: one JSON line per tool call. */

@@ -36,7 +36,8 @@ export function loggedMessages(stderr: string): string[] {
 }
 
 /** `serve`'s ready line, a JSON log record like every line of its stderr. */
-export const START_LINE = /"msg":"(\d+) plugins? mounted \(([^)]*)\), (\d+) tools?, serving ([^"]+)"/;
+export const START_LINE =
+  /"msg":"(\d+) plugins? mounted \(([^)]*)\), (\d+) tools?, discovery: [^"]*, serving ([^"]+)"/;
 
 export function assertBuilt(): void {
   if (!existsSync(CLI_PATH))
