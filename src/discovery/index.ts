@@ -1,0 +1,4 @@
+// The discovery area's public surface: a ranked, incrementally updated index over published tools.
+export { createToolIndex } from './tool-index.js';
+export type { SearchOptions, ToolBoost, ToolHit, ToolIndex } from './tool-index.js';
+export type { IndexableTool } from './fields.js';
