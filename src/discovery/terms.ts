@@ -14,6 +14,7 @@ const STOP_WORDS = new Set(
 /** Splits text into lowercase words: on anything not a letter or digit, and inside camelCase and digit runs. */
 export function words(text: string): string[] {
   const spaced = text
+    .replace(/\b([A-Z]{2,})s\b/g, '$1')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/([a-zA-Z])(\d)/g, '$1 $2')
