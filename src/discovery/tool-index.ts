@@ -1,7 +1,7 @@
 // The tool index: published tools in a MiniSearch index (BM25+ with per-field boosts, prefix and fuzzy matches
 // weighted down), searched with synonyms, long texts split into parts, and boosts from outside (the planner).
 import MiniSearch from 'minisearch';
-import { analyze, documentTerms } from './analyze.js';
+import { type WeightedTerm, analyze, documentTerms } from './analyze.js';
 import { FIELD_BOOSTS, type IndexableTool, type ToolDocument, toolDocument } from './fields.js';
 import { fuse, queryParts } from './parts.js';
 
@@ -35,6 +35,11 @@ export interface ToolIndex {
 const DEFAULT_LIMIT = 10;
 /** How deep each part's ranked list goes before fusion. */
 const PART_DEPTH = 30;
+/**
+ * A query term found in more than this share of the tools barely tells them apart but makes the engine score most
+ * of the catalog: it is left out when the query has other terms.
+ */
+const COMMON_SHARE = 0.2;
 /** The whole text's list counts this much against each part's 1 in the fusion. */
 const WHOLE_WEIGHT = 1.5;
 
@@ -59,6 +64,10 @@ class MiniSearchToolIndex implements ToolIndex {
     processTerm: (term) => term,
   });
 
+  /** How many tools each term is in, and each tool's terms, to keep the counts on replace and remove. */
+  private readonly frequency = new Map<string, number>();
+  private readonly termsOf = new Map<string, Set<string>>();
+
   get size(): number {
     return this.engine.documentCount;
   }
@@ -69,14 +78,37 @@ class MiniSearchToolIndex implements ToolIndex {
 
   upsert(tool: IndexableTool): void {
     const document = toolDocument(tool);
-    if (this.engine.has(document.id)) this.engine.replace(document);
-    else this.engine.add(document);
+    if (this.engine.has(document.id)) {
+      this.count(document.id, -1);
+      this.engine.replace(document);
+    } else this.engine.add(document);
+    const terms = new Set<string>();
+    for (const field of FIELDS) for (const term of documentTerms(document[field])) terms.add(term);
+    this.termsOf.set(document.id, terms);
+    this.count(document.id, 1);
   }
 
   remove(name: string): boolean {
     if (!this.engine.has(name)) return false;
+    this.count(name, -1);
+    this.termsOf.delete(name);
     this.engine.discard(name);
     return true;
+  }
+
+  private count(name: string, delta: number): void {
+    for (const term of this.termsOf.get(name) ?? []) {
+      const next = (this.frequency.get(term) ?? 0) + delta;
+      if (next > 0) this.frequency.set(term, next);
+      else this.frequency.delete(term);
+    }
+  }
+
+  /** The query's terms without the very common ones; when none is left, all of them or (`strict`) none. */
+  private selective(terms: WeightedTerm[], strict: boolean): WeightedTerm[] {
+    const limit = this.size * COMMON_SHARE;
+    const rare = terms.filter((t) => (this.frequency.get(t.term) ?? 0) <= limit);
+    return rare.length > 0 || strict ? rare : terms;
   }
 
   search(query: string, options: SearchOptions = {}): ToolHit[] {
@@ -88,7 +120,8 @@ class MiniSearchToolIndex implements ToolIndex {
     if (parts.length === 0) scores = new Map(whole.map((hit) => [hit.name, hit.score]));
     else {
       const lists = [{ names: whole.map((hit) => hit.name), weight: WHOLE_WEIGHT }];
-      for (const part of parts) lists.push({ names: this.rank(part).map((hit) => hit.name), weight: 1 });
+      for (const part of parts)
+        lists.push({ names: this.rank(part, true).map((hit) => hit.name), weight: 1 });
       scores = fuse(lists);
     }
     const hits: ToolHit[] = [];
@@ -99,9 +132,9 @@ class MiniSearchToolIndex implements ToolIndex {
       .slice(0, limit);
   }
 
-  /** One text's ranked list from the engine. */
-  private rank(text: string): ToolHit[] {
-    const terms = analyze(text);
+  /** One text's ranked list from the engine; a `part` of only common words finds nothing of its own. */
+  private rank(text: string, part = false): ToolHit[] {
+    const terms = this.selective(analyze(text), part);
     if (terms.length === 0) return [];
     const weights = new Map(terms.map((t) => [t.term, t.weight]));
     const results = this.engine.search(terms.map((t) => t.term).join(' '), {
@@ -110,7 +143,7 @@ class MiniSearchToolIndex implements ToolIndex {
       processTerm: (term) => term,
       boostTerm: (term) => weights.get(term) ?? 1,
       prefix: (term) => term.length >= 4 && !term.startsWith('~'),
-      fuzzy: (term) => (term.length >= 6 && !term.startsWith('~') ? 0.2 : false),
+      fuzzy: false,
       weights: { prefix: 0.3, fuzzy: 0.2 },
       combineWith: 'OR',
     });
