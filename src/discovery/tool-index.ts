@@ -40,6 +40,8 @@ const PART_DEPTH = 30;
  * of the catalog: it is left out when the query has other terms.
  */
 const COMMON_SHARE = 0.2;
+/** Below this many tools every search is fast enough with all its terms. */
+const SELECTIVE_FROM = 100;
 /** The whole text's list counts this much against each part's 1 in the fusion. */
 const WHOLE_WEIGHT = 1.5;
 
@@ -104,11 +106,16 @@ class MiniSearchToolIndex implements ToolIndex {
     }
   }
 
-  /** The query's terms without the very common ones; when none is left, all of them or (`strict`) none. */
+  /**
+   * The query's terms without the very common ones, in a catalog large enough for them to cost; when no term that
+   * some tool has is left, all of them or (`strict`) none.
+   */
   private selective(terms: WeightedTerm[], strict: boolean): WeightedTerm[] {
+    if (this.size < SELECTIVE_FROM) return terms;
     const limit = this.size * COMMON_SHARE;
     const rare = terms.filter((t) => (this.frequency.get(t.term) ?? 0) <= limit);
-    return rare.length > 0 || strict ? rare : terms;
+    if (rare.some((t) => (this.frequency.get(t.term) ?? 0) > 0)) return rare;
+    return strict ? [] : terms;
   }
 
   search(query: string, options: SearchOptions = {}): ToolHit[] {
