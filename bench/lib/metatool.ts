@@ -2,10 +2,7 @@
 // tools, the single-tool queries and the two-tool queries, read and checked.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './root.js';
-
-/** Where the data is: the repository's parent's shared/data. */
-export const METATOOL_DIR = join(ROOT, '..', 'shared/data/tool-retrieval/metatool');
+import { METATOOL_DIR } from './inputs.js';
 
 export interface LabelledQuery {
   query: string;
