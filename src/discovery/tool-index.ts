@@ -42,8 +42,9 @@ const PART_DEPTH = 30;
 const COMMON_SHARE = 0.2;
 /** Below this many tools every search is fast enough with all its terms. */
 const SELECTIVE_FROM = 100;
-/** The whole text's list counts this much against each part's 1 in the fusion. */
-const WHOLE_WEIGHT = 1.5;
+/** In the fusion, the whole text's list counts this much, each part's list less. */
+const WHOLE_WEIGHT = 1;
+const PART_WEIGHT = 0.5;
 
 const FIELDS = Object.keys(FIELD_BOOSTS) as (keyof typeof FIELD_BOOSTS)[];
 
@@ -126,9 +127,8 @@ class MiniSearchToolIndex implements ToolIndex {
     let scores: Map<string, number>;
     if (parts.length === 0) scores = new Map(whole.map((hit) => [hit.name, hit.score]));
     else {
-      const lists = [{ names: whole.map((hit) => hit.name), weight: WHOLE_WEIGHT }];
-      for (const part of parts)
-        lists.push({ names: this.rank(part, true).map((hit) => hit.name), weight: 1 });
+      const lists = [{ hits: whole, weight: WHOLE_WEIGHT }];
+      for (const part of parts) lists.push({ hits: this.rank(part, true), weight: PART_WEIGHT });
       scores = fuse(lists);
     }
     const hits: ToolHit[] = [];
