@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type IndexableTool, createToolIndex } from '../src/discovery/index.js';
+import { fuse, queryParts } from '../src/discovery/parts.js';
 
 const object = (properties: Record<string, object>): object => ({ type: 'object', properties });
 
@@ -128,5 +129,40 @@ describe('tool index updates', () => {
     const before = JSON.stringify(schema);
     createToolIndex([{ name: 'x', inputSchema: schema }]);
     expect(JSON.stringify(schema)).toBe(before);
+  });
+});
+
+describe('long task texts', () => {
+  it('split into sentences and "then" clauses, vague parts left out', () => {
+    expect(
+      queryParts('Open a pull request for the fix. Then post a message in the release channel.'),
+    ).toEqual(['Open a pull request for the fix', 'post a message in the release channel']);
+    expect(queryParts('list merge requests, then close the stale ones; ok.')).toEqual([
+      'list merge requests',
+      'close the stale ones',
+    ]);
+    expect(queryParts('list the open merge requests')).toEqual([]);
+  });
+
+  it('merge the parts on one scale, so a part with low scores still brings its best tool', () => {
+    const merged = fuse([
+      {
+        hits: [
+          { name: 'a', score: 40 },
+          { name: 'b', score: 20 },
+        ],
+        weight: 1,
+      },
+      {
+        hits: [
+          { name: 'c', score: 2 },
+          { name: 'b', score: 1 },
+        ],
+        weight: 0.5,
+      },
+    ]);
+    expect(merged.get('a')).toBeCloseTo(1);
+    expect(merged.get('b')).toBeCloseTo(0.75);
+    expect(merged.get('c')).toBeCloseTo(0.5);
   });
 });
