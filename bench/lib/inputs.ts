@@ -21,6 +21,7 @@ export const BENCH_PARTS = [
   'upstream',
   'enrichment',
   'tokens',
+  'discovery',
   'planner',
   'cluster',
 ] as const;
@@ -50,6 +51,17 @@ export const SERVER_SOURCES = [
 export const EVERYTHING_PACKAGE = 'node_modules/@modelcontextprotocol/server-everything';
 export const EVERYTHING_ENTRY = join(ROOT, EVERYTHING_PACKAGE, 'dist/index.js');
 export const MCP_PROXY_BIN = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
+
+/**
+ * The MetaTool tool-retrieval data (HowieHwong/MetaTool, MIT) the discovery part scores the tool index on: beside
+ * the repository, in the parent folder's shared/data (see its SOURCE.md), not in it.
+ */
+export const METATOOL_DIR = join(ROOT, '..', 'shared/data/tool-retrieval/metatool');
+export const METATOOL_FILES = [
+  'plugin_des.json',
+  'all_clean_data.csv',
+  'multi_tool_query_golden.json',
+] as const;
 
 /** The recorded GitHub scenarios (@octokit/fixtures) the token bench renders. */
 export const TOKEN_SCENARIOS = ['paginate-issues', 'search-issues'] as const;
@@ -117,6 +129,12 @@ export function partInputs(part: BenchPart, cli: BenchInput): BenchInput[] {
         what: `the recorded GitHub scenario ${scenario}`,
         path: githubFixture(scenario),
         remedy: NPM_CI,
+      }));
+    case 'discovery':
+      return METATOOL_FILES.map((file) => ({
+        what: 'the MetaTool tool-retrieval data',
+        path: join(METATOOL_DIR, file),
+        remedy: `put HowieHwong/MetaTool's dataset files (commit 35e81bb) in ${METATOOL_DIR} (see ../SOURCE.md there)`,
       }));
     case 'planner':
     case 'cluster':

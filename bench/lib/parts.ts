@@ -4,6 +4,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { type Endpoint, startEndpoint } from './endpoint.js';
+import { formatDiscoveryRetrieval, measureDiscoveryRetrieval } from './discovery-retrieval.js';
 import { formatEnrichmentReport, measureEnrichment } from './enrichment.js';
 import { measureEras } from './eras.js';
 import { formatErasReport } from './eras-report.js';
@@ -173,6 +174,13 @@ async function runPart(
       log('tokens: recorded GitHub issue payloads in each format');
       const report = measureTokenEfficiency();
       return { key: 'tokens', entries: { tokens: report }, text: formatTokenReport(report) };
+    }
+    case 'discovery': {
+      log(
+        'discovery: the tool index against plain BM25 on MetaTool, and search latency for 1,000 and 5,000 tools',
+      );
+      const report = measureDiscoveryRetrieval();
+      return { key: 'discovery', entries: { discovery: report }, text: formatDiscoveryRetrieval(report) };
     }
     case 'planner': {
       log(

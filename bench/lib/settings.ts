@@ -80,7 +80,7 @@ export async function collectMainThreadProfiles(dir: string): Promise<void> {
 
 /**
  * The parts to run, in bench order: BENCH_ONLY names them, comma-separated (eras, oauth, list, upstream,
- * enrichment, tokens, planner, cluster); unset, every part, both planner replays (planner, cluster) left out when
+ * enrichment, tokens, discovery, planner, cluster); unset, every part, both planner replays (planner, cluster) left out when
  * BENCH_SKIP_PLANNER=1 and the cluster replay (it needs Redis) when BENCH_SKIP_CLUSTER=1.
  */
 export function readParts(): BenchPart[] {
