@@ -7,7 +7,7 @@ export interface IndexableTool {
   title?: string;
   description?: string;
   inputSchema?: object;
-  annotations?: { title?: string };
+  annotations?: { title?: string; readOnlyHint?: boolean };
   _meta?: Record<string, unknown>;
 }
 

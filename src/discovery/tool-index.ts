@@ -3,6 +3,7 @@
 import MiniSearch from 'minisearch';
 import { type WeightedTerm, analyze, documentTerms } from './analyze.js';
 import { FIELD_BOOSTS, type IndexableTool, type ToolDocument, toolDocument } from './fields.js';
+import { type Intent, intentFactor, requestIntent, toolIntent } from './intent.js';
 import { fuse, queryParts } from './parts.js';
 
 /** A boost from outside: a factor per tool name (1 leaves the rank alone), as a function or a map. */
@@ -70,6 +71,8 @@ class MiniSearchToolIndex implements ToolIndex {
   /** How many tools each term is in, and each tool's terms, to keep the counts on replace and remove. */
   private readonly frequency = new Map<string, number>();
   private readonly termsOf = new Map<string, Set<string>>();
+  /** Whether each tool reads or writes, to rank it against what a request asks for. */
+  private readonly intentOf = new Map<string, Intent>();
 
   get size(): number {
     return this.engine.documentCount;
@@ -88,6 +91,7 @@ class MiniSearchToolIndex implements ToolIndex {
     const terms = new Set<string>();
     for (const field of FIELDS) for (const term of documentTerms(document[field])) terms.add(term);
     this.termsOf.set(document.id, terms);
+    this.intentOf.set(document.id, toolIntent(tool.name, tool.annotations));
     this.count(document.id, 1);
   }
 
@@ -95,6 +99,7 @@ class MiniSearchToolIndex implements ToolIndex {
     if (!this.engine.has(name)) return false;
     this.count(name, -1);
     this.termsOf.delete(name);
+    this.intentOf.delete(name);
     this.engine.discard(name);
     return true;
   }
@@ -132,7 +137,11 @@ class MiniSearchToolIndex implements ToolIndex {
       scores = fuse(lists);
     }
     const hits: ToolHit[] = [];
-    for (const [name, score] of scores) hits.push({ name, score: score * boostOf(options.boost, name) });
+    const asked = requestIntent(query);
+    for (const [name, score] of scores) {
+      const intent = intentFactor(asked, this.intentOf.get(name) ?? 'unknown');
+      hits.push({ name, score: score * intent * boostOf(options.boost, name) });
+    }
     return hits
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
