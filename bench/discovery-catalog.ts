@@ -3,12 +3,12 @@
 // call in `all` mode, the same for synthetic catalogs of 1,000 and 5,000 tools, and writes the team catalog to
 // bench/data/discovery/team-tools.json for the ranking bench. Run: node --import tsx bench/discovery-catalog.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { DISCOVERY_DATA_DIR, TEAM_TOOLS_FILE, listResultTokens } from './lib/discovery-data.js';
+import { DISCOVERY_DATA_DIR, TEAM_TOOLS_FILE, catalogEntry, listResultTokens } from './lib/discovery-data.js';
 import { syntheticCatalog } from './lib/synthetic-catalog.js';
 import { buildTeamCatalog } from './lib/team-catalog.js';
 
 const team = await buildTeamCatalog();
-const catalog = team.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+const catalog = team.tools.map(catalogEntry);
 mkdirSync(DISCOVERY_DATA_DIR, { recursive: true });
 writeFileSync(TEAM_TOOLS_FILE, `${JSON.stringify(catalog, null, 2)}\n`);
 

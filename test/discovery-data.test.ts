@@ -2,7 +2,7 @@
 // in-domain query names only tools of it (at least 100 distinct queries, every tool aimed at), and the synthetic
 // catalog is the same for the same seed.
 import { describe, expect, it } from 'vitest';
-import { loadInDomainQueries, loadTeamTools } from '../bench/lib/discovery-data.js';
+import { catalogEntry, loadInDomainQueries, loadTeamTools } from '../bench/lib/discovery-data.js';
 import { syntheticCatalog } from '../bench/lib/synthetic-catalog.js';
 import { buildTeamCatalog } from '../bench/lib/team-catalog.js';
 import { PATIENCE_MS } from './support/patience.js';
@@ -17,7 +17,7 @@ describe('the discovery data', () => {
     expect(
       catalog,
       'team-tools.json is stale: node --import tsx bench/discovery-catalog.ts rewrites it',
-    ).toEqual(live.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
+    ).toEqual(live.tools.map(catalogEntry));
     expect(names.size).toBe(catalog.length);
   });
 

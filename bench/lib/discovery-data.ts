@@ -14,6 +14,24 @@ export interface CatalogTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** Its hints as published (readOnlyHint tells the search a reading tool from a writing one). */
+  annotations?: Record<string, unknown>;
+}
+
+/** What the data keeps of a listed tool. */
+export function catalogEntry(tool: {
+  name: string;
+  description?: string;
+  inputSchema: object;
+  annotations?: object;
+}): CatalogTool {
+  const entry: CatalogTool = {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+  };
+  if (tool.annotations) entry.annotations = tool.annotations as Record<string, unknown>;
+  return entry;
 }
 
 /** A request in natural language and every published tool name that answers it. */
