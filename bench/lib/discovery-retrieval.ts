@@ -7,8 +7,9 @@ import { createToolIndex } from '../../src/discovery/index.js';
 import { Bm25 } from './bm25.js';
 import { type CatalogTool, loadInDomainQueries, loadTeamTools } from './discovery-data.js';
 import { type QualityReport, type Ranker, everyNth, measureQuality } from './discovery-quality.js';
-import { syntheticCatalog, syntheticQueries } from './discovery-synthetic.js';
+import { syntheticQueries } from './discovery-synthetic.js';
 import { readMetaTool } from './metatool.js';
+import { syntheticCatalog } from './synthetic-catalog.js';
 import { percentile } from './stats.js';
 
 /** Every this-many-th single-tool query is scored (20,615 rows → 5,154). */
@@ -61,11 +62,11 @@ function rankers(
 }
 
 function measureLatency(size: number): LatencyRow {
-  const tools = syntheticCatalog(size, SEED + size);
+  const tools = syntheticCatalog(size, SEED);
   const started = performance.now();
   const index = createToolIndex(tools);
   const buildMs = performance.now() - started;
-  const queries = syntheticQueries(LATENCY_WARMUP + LATENCY_QUERIES, SEED);
+  const queries = syntheticQueries(tools, LATENCY_WARMUP + LATENCY_QUERIES, SEED);
   const times: number[] = [];
   queries.forEach((query, i) => {
     const t0 = performance.now();
